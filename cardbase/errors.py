@@ -6,8 +6,10 @@ command was used wrongly. ``cardbase.cli.boundary`` turns each into one line.
 
     CardbaseError                 (exit 2 unless said)
     ├── UsageError                a bad option, argument or combination
-    │   └── Conflict              the database holds what the command would make (a deck name taken)
-    │       └── Stale             the thing changed since the version a change was made from
+    │   └── Refused               exit 1: a request read well but refused by a check of what the database
+    │       │                     holds (a card not in the deck, a deck over its bound)
+    │       └── Conflict          exit 1: the database holds what the command would make (a deck name taken)
+    │           └── Stale         exit 1: the thing changed since the version a change was made from
     ├── UnreadableInput           a file that cannot be read or parsed (missing, folder, device,
     │                             too large, binary, not UTF-8, bad JSON/TOML, nested too deeply)
     ├── QueryError                a search query that does not parse; names the term
@@ -32,6 +34,7 @@ from typing import TYPE_CHECKING, Self
 
 if TYPE_CHECKING:
     from cardbase.decks.model import Problem
+    from cardbase.fuzzy import Near
 
 
 class CardbaseError(Exception):
@@ -120,10 +123,16 @@ class UsageError(CardbaseError, ValueError):
     exit_code = 2
 
 
-class Conflict(UsageError):
-    """What the command would make is already there (a deck name another deck has)."""
+class Refused(UsageError):
+    """A request that was read and understood, refused by a check against what the database holds
+    (a card that is not in the deck, an edit the card does not have, a deck that would go over its
+    bound): checked and invalid, exit 1. A usage error still (a 400 on the web, as before)."""
 
-    exit_code = 2
+    exit_code = 1
+
+
+class Conflict(Refused):
+    """What the command would make is already there (a deck name another deck has)."""
 
 
 class Stale(Conflict):
@@ -165,36 +174,45 @@ class UnknownCard(CardbaseError, LookupError):
         self,
         name: str,
         game: str | None = None,
-        suggestions: list[str] | None = None,
+        suggestions: Sequence[str | Near] | None = None,
         elsewhere: Sequence[str] = (),
     ):
-        """``elsewhere``: the other games that have a card of this name (a card of another game is
-        said to be one, as a deck line naming it is)."""
+        """``suggestions``: the names it may mean (``cardbase.fuzzy.closest_cards``: one of another game
+        says which). ``elsewhere``: the other games that have a card of this name (a card of another
+        game is said to be one, as a deck line naming it is)."""
+        from cardbase.catalog.fields import GAME_NAMES
+        from cardbase.fuzzy import near_text
+
         self.name = name
         self.game = game
-        self.suggestions = suggestions or []
+        self.suggestions = list(suggestions or [])
         self.elsewhere = tuple(elsewhere)
         self.given = bool(name.strip())  # blank: no card was asked for (a bad request, not a card not there)
         self.value = name if self.given else None  # a blank text is no field's to name
-        where = f" in {game}" if game else ""
-        hint = f"; did you mean {', '.join(quoted(s) for s in self.suggestions)}?" if self.suggestions else ""
         if not self.given:
             super().__init__("no card is given: its name or id is empty")
             return
         if game and self.elsewhere:
-            from cardbase.catalog.fields import GAME_NAMES
-
-            def of_game(named: Callable[[str], str]) -> str:
-                return f"{quoted(name)} is a {' and a '.join(map(named, self.elsewhere))} card, not {named(game)}"
-
-            super().__init__(of_game(str))
-            self.said = of_game(lambda g: GAME_NAMES.get(g, g))
+            super().__init__(of_other_games(name, self.elsewhere, game))
+            self.said = of_other_games(name, self.elsewhere, game, lambda g: GAME_NAMES.get(g, g))
             return
-        super().__init__(f"unknown card {quoted(name)}{where}{hint}")
-        if game:
-            from cardbase.catalog.fields import GAME_NAMES
 
-            self.said = f"unknown card {quoted(name)} in {GAME_NAMES.get(game, game)}{hint}"
+        def unknown(named: Callable[[str], str]) -> str:
+            where = f" in {named(game)}" if game else ""
+            hint = f"; did you mean {near_text(self.suggestions, named)}?" if self.suggestions else ""
+            return f"unknown card {quoted(name)}{where}{hint}"
+
+        super().__init__(unknown(str))
+        if (said := unknown(lambda g: GAME_NAMES.get(g, g))) != str(self):
+            self.said = said
+
+
+def of_other_games(name: str, games: Sequence[str], other_than: str, named: Callable[[str], str] = str) -> str:
+    """What a card name of ``games`` but not of ``other_than`` is, the one wording of every face (a
+    lookup, a deck line, a collection line, a card added to a deck): ``'Grimoire' is a meikyu card, not
+    mea``; of two games, ``is a meikyu and a meio card`` (two cards, one of each). ``named`` words a
+    game (its id, or its display name for players)."""
+    return f"{quoted(name)} is a {' and a '.join(map(named, games))} card, not {named(other_than)}"
 
 
 class InvalidData(CardbaseError, ValueError):

@@ -10,8 +10,8 @@ Pure (no I/O), so that ``cardbase.games`` may use it.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import NamedTuple, TypeVar
 
 from cardbase.errors import quoted
 from cardbase.names import fold
@@ -52,6 +52,52 @@ def closest(name: str, choices: Mapping[str, T], n: int = 3, cutoff: float = 0.6
     if not keys and partial:
         keys = [k for k in choices if key in k][:n]
     return list(dict.fromkeys(choices[k] for k in keys))
+
+
+class Near(NamedTuple):
+    """A card name suggested (:func:`closest_cards`), and its game when the suggestion must say it
+    (``None``: the game asked for, or the only game suggested when none was asked for)."""
+
+    name: str
+    game: str | None = None
+
+
+def closest_cards(
+    name: str,
+    cards: Iterable[tuple[str, str, str]],
+    game: str | None = None,
+    n: int = 3,
+    cutoff: float = 0.6,
+    partial: bool = False,
+) -> list[Near]:
+    """The card names most like ``name`` (:func:`closest`) among ``cards``, each a folded key, the name
+    it stands for and its game: the one did-you-mean of every card lookup. The cards of ``game`` (the
+    deck's, the command's) come first; another game's follow only if they are :data:`CLOSE` (a
+    misspelling of one, never a guess), one at least even after ``n`` of the game's, each saying its
+    game. With no ``game``, every game's are offered alike, each saying its game when they are of
+    several."""
+    own: dict[str, tuple[str, str]] = {}
+    other: dict[str, tuple[str, str]] = {}
+    for key, card, of in cards:
+        (own if game is None or of == game else other).setdefault(key, (card, of))
+    found = closest(name, own, n=n, cutoff=cutoff, partial=partial)
+    if other:  # room for one at least: a misspelt card of another game is the likeliest meaning
+        found += closest(name, other, n=max(1, n - len(found)), cutoff=max(cutoff, CLOSE))
+    several = len({of for _, of in found}) > 1
+    return [Near(card, of if of != game and (game is not None or several) else None) for card, of in found]
+
+
+def near_text(near: Sequence[str | Near], named: Callable[[str], str] = str, joiner: str = ", ") -> str:
+    """``near`` as a did-you-mean lists them: each name quoted, one of another game with it
+    (``'Room of the Money Eater' (a meikyu card)``); ``named`` words a game (its id, or its display
+    name for players)."""
+
+    def one(n: str | Near) -> str:
+        if isinstance(n, str):
+            return quoted(n)
+        return quoted(n.name) + (f" (a {named(n.game)} card)" if n.game else "")
+
+    return joiner.join(map(one, near))
 
 
 def begins(fragment: str, name: str) -> bool:

@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from cardbase.fuzzy import closest
+from cardbase.catalog.fields import GAME_NAMES
+from cardbase.fuzzy import Near, closest, closest_cards, near_text
 from cardbase.sim.stats import wilson_interval
 from cardbase.stats import wilson
 
@@ -35,3 +36,26 @@ def test_one_wilson_interval_for_draws_and_sims() -> None:
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
     with pytest.raises(ValueError):
         wilson(0, 0)
+
+
+KEYED = [
+    ("ember fox", "Ember Fox", "mea"),
+    ("cinder fog", "Cinder Fog", "meikyu"),
+    ("room of the money eater", "Room of the Money Eater", "meikyu"),
+]
+
+
+def test_the_games_own_names_come_first_and_anothers_says_its_game() -> None:
+    # the game's own first; another game's after them only if close (a misspelling of it), saying its game
+    assert closest_cards("Cindr Fox", KEYED, "mea", cutoff=0.5) == [Near("Ember Fox"), Near("Cinder Fog", "meikyu")]
+    assert closest_cards("Embr Fox", KEYED, "mea") == [Near("Ember Fox")]  # Cinder Fog: not close, never said
+    assert closest_cards("Room of the Mony Eater", KEYED, "mea") == [Near("Room of the Money Eater", "meikyu")]
+    # no game asked: every game's alike, each saying its game when they are of several
+    assert closest_cards("Cindr Fox", KEYED, None, cutoff=0.5) == [
+        Near("Cinder Fog", "meikyu"),
+        Near("Ember Fox", "mea"),
+    ]
+    assert closest_cards("Cindr Fox", KEYED[:1], None, cutoff=0.5) == [Near("Ember Fox")]
+    # the words: quoted, another game's with its game as the face words a game
+    said = near_text(closest_cards("Cindr Fox", KEYED, "mea", cutoff=0.5), GAME_NAMES.__getitem__, " or ")
+    assert said == "'Ember Fox' or 'Cinder Fog' (a Meikyu card)"

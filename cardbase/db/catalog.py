@@ -81,6 +81,7 @@ def write_cards(
     replace_sources: frozenset[str] | None = None,
     origin: str = "",
     headings: Mapping[str, str] | None = None,
+    write: bool = True,
 ) -> WriteReport:
     """Upsert card ``records`` by (game, set, name) inside the caller's transaction.
 
@@ -93,6 +94,7 @@ def write_cards(
     whose short id another card has (every such pair is named at once). A record's optional
     ``_where`` (``row 7``) is used in messages, and its optional ``_id`` is its card id, already
     made (``card_id``); ``headings``: each field's column as the file names it, for messages.
+    ``write=False``: the report and the refusals alone, nothing written (a dry run, read in a snapshot).
 
     Rows are written with bulk statements, not one ORM object per card: a 200,000-card import
     spends its time reading the file, not building objects.
@@ -197,6 +199,8 @@ def write_cards(
             new_aliases_rows += ({"card_id": cid, "alias": alias} for alias in sorted(new_aliases))
     if problems:
         raise InvalidData(origin or set_code, problems)
+    if not write:
+        return report
     session.flush()  # the set row the cards refer to
     inserted = set(new_ids)
     updates = [

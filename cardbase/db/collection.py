@@ -23,7 +23,7 @@ from sqlmodel import col, select
 
 from cardbase.catalog.fields import GAME_FIELDS, Field
 from cardbase.db.models import Card, CardAlias, OwnedRow
-from cardbase.errors import InvalidData, UnreadableInput, UsageError, plural, quoted
+from cardbase.errors import InvalidData, Refused, UnreadableInput, UsageError, plural, quoted
 from cardbase.names import fold
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def change_owned(database: Database, card: Card, count: int, how: Change = "add"
             return _write(session, card.id, max((have or 0) - count, 0))
         now = _write(session, card.id, count, add=how == "add")
         if now > MAX_OWNED:
-            raise UsageError(
+            raise Refused(
                 f"{card.name}: {now:,} {plural(now, 'copy', 'copies')} is over the bound of {MAX_OWNED:,} for one card"
             )
         return now
@@ -234,7 +234,8 @@ class _Names:
         """The card id a row names, or None and why not (with the closest names, or the game whose
         card it is)."""
         from cardbase.db.queries import games_naming
-        from cardbase.fuzzy import closest
+        from cardbase.errors import of_other_games
+        from cardbase.fuzzy import closest, near_text
 
         found = self.by_name.get(fold(name), [])
         if set_code:
@@ -246,10 +247,10 @@ class _Names:
             return None, f"{quoted(name)} is in several sets ({sets}); give its set"
         where = f" in set {quoted(set_code)}" if set_code else ""
         if not set_code and (elsewhere := games_naming(self.session, name, self.game)):
-            return None, f"{quoted(name)} is a {' and a '.join(elsewhere)} card, not {self.game}"
+            return None, of_other_games(name, elsewhere, self.game)
         near = closest(name, {k: v[0][2] for k, v in self.by_name.items()}, n=3, cutoff=0.6)
         return None, f"no card named {quoted(name)}{where}" + (
-            f"; did you mean {' or '.join(map(repr, near))}?" if near else ""
+            f"; did you mean {near_text(near, joiner=' or ')}?" if near else ""
         )
 
 
@@ -547,8 +548,8 @@ def apply_counts(
         mode=mode,
     )
     games = {cid.split("/", 1)[0] for cid in counts} | ({game} if game else set())
-    if dry_run:
-        with database.session() as session:
+    if dry_run:  # read in a snapshot: no write lock, other writers go on
+        with database.snapshot() as session:
             _gone(session, counts, source)
             result.changes = _changes(session, counts, games, mode)
         if over := _over_bound(result.changes):
@@ -566,7 +567,7 @@ def apply_counts(
         for card_id, count in counts.items():
             now = _write(session, card_id, count, add=mode == "add")
             if now > MAX_OWNED:  # another writer added in between
-                raise UsageError(
+                raise Refused(
                     f"{card_id}: {now:,} {plural(now, 'copy', 'copies')} is over the bound of {MAX_OWNED:,} for one "
                     f"card"
                 )

@@ -36,7 +36,7 @@ from cardbase.catalog.fields import (
     inapplicable_values,
 )
 from cardbase.db.models import Card, CardAlias, CardEditRow, card_id, short_id
-from cardbase.errors import Conflict, InvalidData, UnknownCard, UsageError, counted, quoted
+from cardbase.errors import Conflict, InvalidData, Refused, UnknownCard, UsageError, counted, quoted
 from cardbase.games.base import SOURCE_FILE_PREFIX
 from cardbase.names import fold
 
@@ -441,14 +441,14 @@ def revert_edit(
         # an edit id is a 32-bit integer column (PostgreSQL refuses to compare a larger number with it)
         row = session.get(CardEditRow, edit_id) if 1 <= edit_id <= MAX_EDIT_ID else None
         if row is None or row.card_id != cid:
-            raise UsageError(
-                f"{quoted(card.name)} has no edit {edit_id}; `cardbase catalog history` lists them"
-            ).saying(f"{quoted(card.name)} has no edit {edit_id}; the card's history lists them")
+            raise Refused(f"{quoted(card.name)} has no edit {edit_id}; `cardbase catalog history` lists them").saying(
+                f"{quoted(card.name)} has no edit {edit_id}; the card's history lists them"
+            )
         before: dict[str, Any] = json.loads(row.before)
         if row.action == "add" or not before:
-            raise UsageError(f"edit {edit_id} made the card; there is nothing before it to put back")
+            raise Refused(f"edit {edit_id} made the card; there is nothing before it to put back")
         if row.action == "art":
-            raise UsageError(f"edit {edit_id} changed the art; upload the art you want instead (art is not kept twice)")
+            raise Refused(f"edit {edit_id} changed the art; upload the art you want instead (art is not kept twice)")
         typed: dict[str, Any] = {}
         for name, value in before.items():
             if name in DERIVED_FIELDS.get(card.game, ()):

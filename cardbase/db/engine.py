@@ -369,6 +369,20 @@ class Database:
             yield conn
 
     @contextmanager
+    def snapshot(self) -> Iterator[Session]:
+        """An ORM session for reads only that sees one state of the database throughout, rolled back at
+        the end: what a check that writes nothing (a dry run) reads in. It takes no write lock, so other
+        writers go on meanwhile (``transaction`` holds SQLite's lock or PostgreSQL's ``WRITE_LOCK_KEY``).
+        SQLite's deferred transaction reads one snapshot of its WAL; PostgreSQL's is begun REPEATABLE
+        READ and READ ONLY (a write in it is refused)."""
+        from sqlmodel import Session
+
+        with Session(self.engine) as session:  # its transaction begins at the first statement; closing rolls it back
+            if self.engine.dialect.name != "sqlite":
+                session.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"))
+            yield session
+
+    @contextmanager
     def transaction(self, *, row_locked: bool = False) -> Iterator[Session]:
         """A session whose work is committed at the end, or rolled back entirely on error.
 

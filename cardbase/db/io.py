@@ -807,10 +807,6 @@ def read_catalog_file(path: Path, game: str, fmt: str | None = None, raw: bytes 
     return parsed
 
 
-class _DryRun(Exception):
-    """Raised inside an import's transaction to roll it back after counting."""
-
-
 @dataclass
 class ImportResult:
     inserted: int
@@ -1032,55 +1028,54 @@ def import_catalog(
         parsed.problems.append("the file has a header but no cards")
     source = f"file:{path.name}"
     result = ImportResult(0, 0, 0, sorted(parsed.records), parsed.rows, dry_run)
-    try:
-        with database.transaction() as session:
-            # checked against the catalog in the write that trusts them: a card renamed, added or given
-            # an alias by another writer after a check made before it would be matched otherwise
-            problems = (
-                parsed.problems
-                + _new_card_problems(session, game, parsed)
-                + _same_card_problems(session, game, parsed)
-                + _inapplicable_problems(session, game, parsed)
-                + _given_id_problems(session, game, parsed)
-                + _set_name_problems(session, game, parsed)
-            )
-            if problems:
-                raise InvalidData(str(path), sorted(problems, key=_row_number))
-            for set_code, records in parsed.records.items():
-                named = parsed.set_name[1] if parsed.set_name and parsed.set_name[0] == set_code else None
+    # A dry run reads in a snapshot and takes no write lock: other writers go on while it checks and counts
+    # (its report is of the catalog as it was when it began).
+    with database.snapshot() if dry_run else database.transaction() as session:
+        # checked against the catalog in the write that trusts them: a card renamed, added or given
+        # an alias by another writer after a check made before it would be matched otherwise
+        problems = (
+            parsed.problems
+            + _new_card_problems(session, game, parsed)
+            + _same_card_problems(session, game, parsed)
+            + _inapplicable_problems(session, game, parsed)
+            + _given_id_problems(session, game, parsed)
+            + _set_name_problems(session, game, parsed)
+        )
+        if problems:
+            raise InvalidData(str(path), sorted(problems, key=_row_number))
+        for set_code, records in parsed.records.items():
+            named = parsed.set_name[1] if parsed.set_name and parsed.set_name[0] == set_code else None
+            if not dry_run:
                 ensure_set(session, game, set_code, named, source, f"imported from {path.name}")
-                report = write_cards(
-                    session,
-                    game,
-                    set_code,
-                    source,
-                    records,
-                    origin=str(path),
-                    headings=parsed.headings,
+            report = write_cards(
+                session,
+                game,
+                set_code,
+                source,
+                records,
+                origin=str(path),
+                headings=parsed.headings,
+                write=not dry_run,
+            )
+            result.inserted += len(report.inserted)
+            result.updated += len(report.updated)
+            result.unchanged += len(report.unchanged)
+            result.warnings += (
+                f"{cleared}: its encoded abilities are cleared with its new text; give them in the "
+                "'abilities' column to keep them"
+                for cleared in report.cleared
+            )
+            result.warnings += (
+                Said(
+                    f"{keeps}, which the cell leaves out (an import adds aliases, never removes one: "
+                    f"`cardbase catalog edit {cid} aliases=…` sets them)",
+                    f"{keeps}, which the cell leaves out (an import adds aliases, never removes one: "
+                    "the card's Edit page sets them)",
                 )
-                result.inserted += len(report.inserted)
-                result.updated += len(report.updated)
-                result.unchanged += len(report.unchanged)
-                result.warnings += (
-                    f"{cleared}: its encoded abilities are cleared with its new text; give them in the "
-                    "'abilities' column to keep them"
-                    for cleared in report.cleared
-                )
-                result.warnings += (
-                    Said(
-                        f"{keeps}, which the cell leaves out (an import adds aliases, never removes one: "
-                        f"`cardbase catalog edit {cid} aliases=…` sets them)",
-                        f"{keeps}, which the cell leaves out (an import adds aliases, never removes one: "
-                        "the card's Edit page sets them)",
-                    )
-                    for where, cid, kept in report.kept_aliases
-                    for keeps in [
-                        f"{where}: keeps the alias{'es' if len(kept) > 1 else ''} {', '.join(map(quoted, kept))}"
-                    ]
-                )
-            if dry_run:
-                raise _DryRun
-    except _DryRun:
+                for where, cid, kept in report.kept_aliases
+                for keeps in [f"{where}: keeps the alias{'es' if len(kept) > 1 else ''} {', '.join(map(quoted, kept))}"]
+            )
+    if dry_run:
         return result
     refresh_statistics(database, result.inserted + result.updated)
     return result

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from cardbase.catalog.fields import APPLICABLE, GAME_FIELDS
 from cardbase.db.tables import abilities_data
 from cardbase.errors import UnknownCard, UsageError, counted, quoted
-from cardbase.fuzzy import closest
+from cardbase.fuzzy import Near, closest_cards
 from cardbase.games.base import SOURCE_DEMO
 from cardbase.names import SET_CODE_PATTERN, fold
 
@@ -133,20 +133,18 @@ def games_naming(session: Session, name: str, other_than: str) -> list[str]:
     return sorted({c.game for c in _named(session, name, None)} - {other_than})
 
 
-def closest_names(session: Session, name: str, game: str | None = None, n: int = 3) -> list[str]:
-    """The ``n`` card names (or aliases) closest to ``name``."""
+def closest_names(session: Session, name: str, game: str | None = None, n: int = 3) -> list[Near]:
+    """The ``n`` card names closest to ``name`` (by their names and aliases), ``game``'s first; one of
+    another game says so (:func:`cardbase.fuzzy.closest_cards`)."""
     from sqlmodel import select
 
     from cardbase.db.models import Card
 
-    stmt = select(Card.name, Card.search_names)
-    if game:
-        stmt = stmt.where(Card.game == game)
-    by_key: dict[str, str] = {}
-    for card_name, names in session.execute(stmt):
-        for key in names.strip("|").split("|"):
-            by_key.setdefault(key, card_name)
-    return closest(name, by_key, n=n, cutoff=0.5, partial=True)
+    stmt = select(Card.name, Card.search_names, Card.game)
+    keyed = (
+        (key, card_name, of) for card_name, names, of in session.execute(stmt) for key in names.strip("|").split("|")
+    )
+    return closest_cards(name, keyed, game, n=n, cutoff=0.5, partial=True)
 
 
 def tags_of(session: Session, card: Card) -> list[str]:

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from cardbase.db.search import Reader
     from cardbase.decks.files import CodeContents
 
-from cardbase.fuzzy import closest
+from cardbase.fuzzy import Near, closest_cards
 from cardbase.names import fold
 
 
@@ -108,11 +108,10 @@ class CatalogIndex:
             return [self.by_short[number]] if number in self.by_short else []
         return [c for sid, c in self.by_short.items() if sid >> LOW_BITS == number]
 
-    def closest(self, name: str, game: str | None, n: int = 3) -> list[str]:
-        names = {
-            k: cards[0].name for k, cards in self.by_key.items() if any(game is None or c.game == game for c in cards)
-        }
-        return closest(name, names, n=n)
+    def closest(self, name: str, game: str | None, n: int = 3) -> list[Near]:
+        """The names ``name`` may mean, ``game``'s first (:func:`cardbase.fuzzy.closest_cards`)."""
+        keyed = [(k, c.name, c.game) for k, cards in self.by_key.items() for c in cards]
+        return closest_cards(name, keyed, game, n=n)
 
 
 def load_index(

@@ -11,7 +11,7 @@ from typing import Any
 from cardbase.decks.catalog import CatalogIndex
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, DeckLine, DeckText, Problem, check_players
 from cardbase.decks.text import MAX_BYTES, parse_text, write_text
-from cardbase.errors import Said, UnreadableInput, UsageError, plural, quoted, schema_message
+from cardbase.errors import Refused, Said, UnreadableInput, UsageError, plural, quoted, schema_message
 from cardbase.names import fold, set_code, tag_list
 from cardbase.textfiles import decode_text, load_json, read_bytes, without_mark
 
@@ -378,14 +378,14 @@ def _read_code(code: str) -> CodeContents:
 def decode(code: str | CodeContents, index: CatalogIndex) -> Deck:
     """The deck a share code stands for, its cards looked up in ``index`` (which need hold only
     them: ``cardbase.decks.service.decode_code`` loads just those); a bad or foreign code, or a
-    card the catalog lacks, is a usage error saying why."""
+    card the catalog lacks is refused (exit 1: the code was read), each saying why."""
     contents = code if isinstance(code, CodeContents) else read_code(code)
     by_section: dict[str | None, list[DeckCard]] = {}
     for section, number, count in contents.entries:
         found = [c for c in index.by_code_number(number, contents.legacy) if c.game == contents.game]
         if not found:
             kind = "old short id" if contents.legacy else "short id"
-            raise UsageError(
+            raise Refused(
                 f"deck code names a card this catalog does not have ({kind} {number}); import the set it comes from"
             )
         if len(found) > 1:

@@ -222,6 +222,7 @@ def load_house(formats_file: Path | None, db: Any) -> HouseFormats | None:
     if not formats_file:
         return None
     from cardbase.db.engine import Database, open_database
+    from cardbase.fuzzy import near_text
     from cardbase.names import fold
 
     database = db if isinstance(db, Database) else open_database(db)
@@ -235,9 +236,7 @@ def load_house(formats_file: Path | None, db: Any) -> HouseFormats | None:
         if found:
             return None
         near = index.closest(card, game)
-        return f"no {game} card {card!r} in the catalog" + (
-            f"; did you mean {', '.join(repr(n) for n in near)}?" if near else ""
-        )
+        return f"no {game} card {card!r} in the catalog" + (f"; did you mean {near_text(near)}?" if near else "")
 
     return load_house_formats(formats_file, check_card)
 

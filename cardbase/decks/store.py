@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -32,7 +32,7 @@ from cardbase.db.tags import delete_deck_tags, entry_tags, replace_entry_tags
 from cardbase.decks.history import delete_history, history_payload_in, record_version, restore_history
 from cardbase.decks.model import MAX_DECK_CARDS, Deck, DeckCard, check_players
 from cardbase.decks.refs import deck_names as deck_names
-from cardbase.errors import Conflict, Said, Stale, UsageError, plural, quoted
+from cardbase.errors import Conflict, Refused, Said, Stale, UsageError, of_other_games, plural, quoted
 from cardbase.fuzzy import closest
 from cardbase.games.base import whole_number
 from cardbase.names import fold
@@ -267,7 +267,7 @@ def _cards_held(session: Session, deck: Deck, what: str) -> None:
         names = {c.card_id: c.name for c in deck.cards}
         gone = ", ".join(f"{quoted(names[cid])} ({cid})" if names[cid] else cid for cid in missing[:5])
         more = f" and {len(missing) - 5:,} more" if len(missing) > 5 else ""
-        raise UsageError(f"{what} names cards the catalog no longer has: {gone}{more}")
+        raise Refused(f"{what} names cards the catalog no longer has: {gone}{more}")
 
 
 def version_and_stamps(session: Session, deck_id: int) -> tuple[int, tuple[tuple[str, str], ...]]:
@@ -418,12 +418,13 @@ Edit = Literal["add", "set", "remove"]
 _COUNTS = {"add": (1, False), "set": (0, False), "remove": (1, True)}  # (lowest count, None allowed)
 
 
-class WrongGame(UsageError):
-    """A card of another game than the deck's: a mistake about a card that exists (400, as by name)."""
+class WrongGame(Refused):
+    """A card of another game (or of other games, ``card_games``: a name theirs alone) than the deck's:
+    a mistake about a card that exists (400, as by name)."""
 
-    def __init__(self, card: str, card_game: str, deck: str, deck_game: str) -> None:
-        self.card, self.card_game, self.deck, self.deck_game = card, card_game, deck, deck_game
-        super().__init__(f"{quoted(card)} is a {card_game} card, not {deck_game}, the game of deck {quoted(deck)}")
+    def __init__(self, card: str, card_games: Sequence[str], deck: str, deck_game: str) -> None:
+        self.card, self.card_games, self.deck, self.deck_game = card, tuple(card_games), deck, deck_game
+        super().__init__(f"{of_other_games(card, card_games, deck_game)}, the game of deck {quoted(deck)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -488,14 +489,14 @@ def edit_entry(
         row = _bump(session, conn, deck_ref)
         card_id, card_name, card_game, latest = _card_of(conn, card, row.id)
         if card_game != row.game:
-            raise WrongGame(card_name, card_game, row.name, row.game)
+            raise WrongGame(card_name, [card_game], row.name, row.game)
         _check_version(row, expected, before=row.version - 1)
         stored = _section(section, row.game) or ""
         before, now = _ENTRY_EDITS[edit](conn, row, card_id, card_name, count, stored)
         deck, tags = _deck_read(conn, row)
         total = sum(c.count for c in deck.cards)
         if total > MAX_DECK_CARDS:
-            raise UsageError(
+            raise Refused(
                 f"deck {quoted(row.name)} would hold {total:,} {plural(total, 'card')}; a deck may have at most "
                 f"{MAX_DECK_CARDS:,}"
             )
@@ -601,7 +602,7 @@ def _entry_add(conn: Any, row: _Row, card_id: str, name: str, count: int | None,
 def _copies(row: _Row, name: str, count: int, now: int) -> tuple[int, int]:
     """The copies before and after an add of ``count`` that left ``now``."""
     if now > MAX_COPIES:  # the bound every deck reader keeps (a line's count), so a stored deck reads back
-        raise UsageError(
+        raise Refused(
             f"{name} would have {now:,} {plural(now, 'copy', 'copies')} in deck {quoted(row.name)}; an entry holds at "
             f"most {MAX_COPIES}"
         )
@@ -613,7 +614,7 @@ def _entry_remove(conn: Any, row: _Row, card_id: str, name: str, count: int | No
     where = _entry_params(row, card_id, section)
     have = conn.execute(_COUNT, where).scalar()  # under the deck's row lock
     if have is None:
-        raise UsageError(f"{name} is not in deck {quoted(row.name)}")
+        raise Refused(f"{name} is not in deck {quoted(row.name)}")
     left = 0 if count is None else max(have - count, 0)
     if left == 0:
         conn.execute(_DELETE, where)
@@ -738,7 +739,7 @@ def replace_cards(database: Database, deck_ref: DeckRef, deck: Deck, expected: E
         row = _get(session, deck_ref, lock=True)
         _check_version(row, expected)
         if deck.game != row.game:
-            raise UsageError(f"deck {quoted(row.name)} is a {row.game} deck; the list is for {deck.game}")
+            raise Refused(f"deck {quoted(row.name)} is a {row.game} deck; the list is for {deck.game}")
         _cards_held(session, deck, "the list")
         row.format = _format(deck.format, row.game)
         row.players = _players(deck.players, row.game)
@@ -911,12 +912,12 @@ def tag_entries(
             .where(DeckCardRow.deck_id == deck.id, DeckCardRow.card_id == card.id)
         )
         if not present:
-            raise UsageError(f"{card.name} is not in deck {quoted(deck.name)}; add it before tagging it")
+            raise Refused(f"{card.name} is not in deck {quoted(deck.name)}; add it before tagging it")
         held = map(stored_tag, entry_tags(session, deck.id).get(card.id, ()))  # one stored before the NFKC rule too
         now = [t for t in (*held, *adding) if t not in removing]
         now = list(dict.fromkeys(now))
         if len(now) > TAGS_MAX:
-            raise UsageError(
+            raise Refused(
                 f"{card.name} would have {len(now):,} {plural(len(now), 'tag')} in deck {quoted(deck.name)}; at most "
                 f"{TAGS_MAX}"
             )

@@ -17,11 +17,13 @@ from cardbase.decks.model import (
     DeckCard,
     DeckLine,
     DeckText,
+    Naming,
     Problem,
     game_title,
     worded,
 )
-from cardbase.errors import counted, plural, quoted
+from cardbase.errors import counted, of_other_games, plural, quoted
+from cardbase.fuzzy import Near, near_text
 from cardbase.games.formats import Format
 from cardbase.names import fold
 
@@ -149,9 +151,9 @@ def resolve(text: DeckText, index: CatalogIndex, game: str | None = None) -> Res
         else:
             matches = index.lookup(entry.name, chosen, entry.set)
         if not matches:
-            elsewhere = [c for c in index.lookup(entry.name) if c.game != chosen]
+            elsewhere = sorted({c.game for c in index.lookup(entry.name) if c.game != chosen})
             if elsewhere:
-                problems.append(_card_of_another_game(entry, elsewhere[0].game, deck_game))
+                problems.append(_card_of_another_game(entry, elsewhere, deck_game))
             else:
                 problems.append(_unknown_card(entry, deck_game, index.closest(entry.name, deck_game)))
             continue
@@ -191,21 +193,23 @@ def _unknown_section(game: str, section: str, allowed: tuple[str, ...], line: in
     )
 
 
-def _card_of_another_game(entry: DeckLine, other: str, game: str) -> Problem:
-    """An entry naming a card of the game ``other`` in a deck of ``game``."""
+def _card_of_another_game(entry: DeckLine, others: list[str], game: str) -> Problem:
+    """An entry naming a card of the games ``others`` (one or more) in a deck of ``game``."""
     return worded(
         "wrong-game",
-        lambda name: f"{quoted(entry.name)} is a {name(other)} card, not {name(game)}",
+        lambda name: of_other_games(entry.name, others, game, name),
         game,
         entry.line,
         "remove it from this deck",
     )
 
 
-def _unknown_card(entry: DeckLine, game: str, near: list[str]) -> Problem:
+def _unknown_card(entry: DeckLine, game: str, near: list[Near]) -> Problem:
     """An entry naming no card of ``game``: the ``near`` names it may mean, else a look in the card
     search (for players, the page's link; for the command line, ``cards search``)."""
-    hint = f"did you mean {' or '.join(repr(n) for n in near)}?" if near else SPELLING_HINT
+    hint: str | Callable[[Naming], str] = (
+        (lambda name: f"did you mean {near_text(near, name, ' or ')}?") if near else SPELLING_HINT
+    )
     advice = None if near else SPELLING_ADVICE
     if row := re.fullmatch(r"(\d*)\s*[,;\t]\s*(\S.*)", entry.name):  # a spreadsheet's row: 3,Crumb Goblin
         hint = f"a line is a count, a space and the name: write {row[1] or entry.count} {row[2]}"

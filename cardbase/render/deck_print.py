@@ -18,9 +18,9 @@ if TYPE_CHECKING:
 def deck_entries_of(database: Database, resolved: ResolvedDeck, *, missing_only: bool = False) -> list[tuple[Any, int]]:
     """The catalog cards of ``resolved`` with their counts (every section), in deck order; a card
     the catalog no longer has is ``InvalidData``. ``missing_only``: only the copies the collection lacks
-    (a deck the collection covers whole is a ``UsageError``: nothing to print)."""
+    (a deck the collection covers whole is ``Refused``, exit 1: nothing to print)."""
     from cardbase.db.models import Card
-    from cardbase.errors import InvalidData, UsageError
+    from cardbase.errors import InvalidData, Refused
 
     counts: dict[str, int] = {}
     for entry in resolved.deck.cards:
@@ -30,7 +30,7 @@ def deck_entries_of(database: Database, resolved: ResolvedDeck, *, missing_only:
 
         counts = deck_owned(database, resolved.deck).missing_counts()
         if not counts:
-            raise UsageError(f"{resolved.source}: you own every card of this deck; no copy is missing to print")
+            raise Refused(f"{resolved.source}: you own every card of this deck; no copy is missing to print")
     with database.session() as session:
         cards = {cid: session.get(Card, cid) for cid in counts}
     missing = [cid for cid, card in cards.items() if card is None]

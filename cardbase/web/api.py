@@ -318,7 +318,7 @@ def _card_of(settings: ServerSettings, deck_id: int, body: CardChange) -> tuple[
             return info, find_card(session, body.name, info.game)
         except UnknownCard as error:
             if error.elsewhere:  # another game's card: refused as the same card given by its id is
-                raise WrongGame(body.name, " and a ".join(error.elsewhere), info.name, info.game) from None
+                raise WrongGame(body.name, error.elsewhere, info.name, info.game) from None
             raise
 
 
@@ -584,5 +584,7 @@ def catalog_import(
     written unless all are good; ``dry_run`` checks and counts, writes nothing."""
     from cardbase.web.uploads import import_sheet, read_upload
 
+    if dry_run:
+        turn.release()  # a dry run writes nothing: the change slots are the writers'
     data = read_upload(file, "file")
     return import_sheet(_db(settings), data, file.filename or "upload.csv", game, dry_run=dry_run, fmt=format)

@@ -128,6 +128,8 @@ def collection_import(settings: Settings, body: CollectionList, turn: WriteTurn)
     from cardbase.db.collection import import_collection_text
     from cardbase.db.queries import check_game
 
+    if body.dry_run:
+        turn.release()  # a dry run writes nothing: the change slots are the writers'
     result = import_collection_text(
         settings.database, body.text, check_game(body.game), mode=body.mode, dry_run=body.dry_run
     )

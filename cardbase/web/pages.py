@@ -478,6 +478,8 @@ def catalog_import(request: Request, form: Form, turn: WriteTurn) -> HTMLRespons
         refused = UsageError("choose a spreadsheet file (CSV, XLSX or JSON) to upload")
         raise refused.refusing(upload) if isinstance(upload, str) and upload else refused  # a text: named
     confirm = form.get("confirm") == "1"
+    if not confirm:
+        turn.release()  # a dry run writes nothing: the change slots are the writers'
     game = str(form.get("game") or "")
     try:
         result = import_sheet(database_of(request), raw, filename, game, dry_run=not confirm)

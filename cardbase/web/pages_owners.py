@@ -120,6 +120,8 @@ def collection_import(request: Request, form: Body, turn: WriteTurn) -> Response
     if mode not in MODES:
         raise UsageError(f"mode must be one of {', '.join(MODES)}, not {quoted(mode)}").refusing(mode)
     save = form_text(form, "action", 20, "preview") == "save"
+    if not save:
+        turn.release()  # a dry run writes nothing: the change slots are the writers'
     # a browser sends a textarea's line ends as CRLF: counted as one character, as the box counts them
     text = form_text(form, "text", 2 * PASTE_CHARS).replace("\r\n", "\n")
     payload = form_text(form, "payload", -(-SPREADSHEET_BYTES // 3) * 4)

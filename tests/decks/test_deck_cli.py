@@ -73,7 +73,7 @@ def test_stats_says_the_rulebook_sets_no_copy_limit(db_url: str) -> None:
 
 def test_database_decks(db_url: str) -> None:
     assert run(db_url, "deck", "new", "Rush", "--game", "mea").exit_code == 0
-    assert run(db_url, "deck", "new", "Rush", "--game", "mea").exit_code == 2  # name taken
+    assert run(db_url, "deck", "new", "Rush", "--game", "mea").exit_code == 1  # name taken: refused by a check
     assert run(db_url, "deck", "add", "Rush", "crumb goblin", "-n", "3").stdout.strip() == "Rush: 3 Crumb Goblin"
     assert run(db_url, "deck", "add", "Rush", "Crumb Goblin").stdout.strip() == "Rush: 4 Crumb Goblin"
     assert run(db_url, "deck", "add", "Rush", "Gotcha!").exit_code == 1  # not a Méa card
@@ -93,7 +93,7 @@ def test_database_decks(db_url: str) -> None:
     assert "3 Crumb Goblin" in text
     assert run(db_url, "deck", "import", str(EXAMPLES / "mea-goblin-rush.txt")).exit_code == 0
     again = run(db_url, "deck", "import", str(EXAMPLES / "mea-goblin-rush.txt"))
-    assert again.exit_code == 2 and "--replace" in again.output
+    assert again.exit_code == 1 and "--replace" in again.output
     assert run(db_url, "deck", "import", str(EXAMPLES / "mea-goblin-rush.txt"), "--replace").exit_code == 0
     exported = run(db_url, "deck", "export", "Goblin Rush", "--format", "text").stdout
     original = runner.invoke(

@@ -122,9 +122,9 @@ def test_bad_values_are_refused_by_the_imports_rules(db_url: str, database: Data
 
 def test_a_name_another_card_has_is_refused(db_url: str, database: Database) -> None:
     code, _, err = run(db_url, "catalog", "edit", "Crumb Goblin", "name=Dizzy Bat")
-    assert code == 2 and "already has this name" in err
+    assert code == 1 and "already has this name" in err
     code, _, err = run(db_url, "catalog", "add", "--game", "mea", "name=dizzy bat", "type=monster", "set=demo")
-    assert code == 2 and "already has the card 'Dizzy Bat'" in err
+    assert code == 1 and "already has the card 'Dizzy Bat'" in err
     code, _, err = run(db_url, "catalog", "add", "--game", "mea", "name=Nameless")
     assert code == 1 and "a new card needs a type" in err
 

@@ -56,7 +56,7 @@ def test_bad_changes_are_refused_and_change_nothing(db_url: str, database: Datab
 def test_adding_past_the_bound_is_refused_whole(db_url: str, database: Database) -> None:
     run(db_url, "collection", "set", "Crumb Goblin", str(MAX_OWNED))
     code, _, err = run(db_url, "collection", "add", "Crumb Goblin", "1")
-    assert code == 2 and "over the bound of 99,999" in err
+    assert code == 1 and "over the bound of 99,999" in err
     assert owned(database) == {"mea/demo/crumb-goblin": MAX_OWNED}
 
 
@@ -137,7 +137,7 @@ def test_decks_report_what_is_owned_and_print_only_the_missing(db_url: str, data
     code, out, _ = run(db_url, "deck", "show", "Rush")
     assert "collection: you own every card of it (32)" in out
     code, _, err = run(db_url, "print", "deck", "db:Rush", "--missing", "-o", str(pdf))
-    assert code == 2 and "you own every card of this deck" in err
+    assert code == 1 and "you own every card of this deck" in err
 
 
 def test_web_collection_pages_and_api(client: TestClient, database: Database) -> None:

@@ -105,7 +105,7 @@ def test_entry_tags_in_deck_files_stats_and_draws(db_url: str, database: Databas
     run(db_url, "deck", "import", RUSH, "--name", "Rush")
     assert run(db_url, "deck", "tag", "Rush", "Crumb Goblin", "Combo Piece")[1] == "Rush: Crumb Goblin: combo piece\n"
     code, _, err = run(db_url, "deck", "tag", "Rush", "Tile Titan", "x")
-    assert code == 2 and "not in deck 'Rush'" in err
+    assert code == 1 and "not in deck 'Rush'" in err
     run(db_url, "cards", "tag", "Crumb Goblin", "cheap")
     code, out, _ = run(db_url, "deck", "show", "Rush", "--json")
     goblin = next(c for c in json.loads(out)["cards"] if c["name"] == "Crumb Goblin")
