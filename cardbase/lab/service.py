@@ -58,6 +58,8 @@ class FieldChoice:
     key: str
     label: str
     example: bool
+    problems: tuple[str, ...] = ()
+    """Why a table would refuse the deck (as the play form says it); none: it plays."""
 
 
 @dataclass
@@ -97,13 +99,17 @@ def field_choices(database: Database, deck_id: int) -> list[FieldChoice]:
     """The decks the field may hold: the database's other Méa decks (by name, at most
     :data:`FIELD_DECKS_LISTED`), then the shipped examples that play."""
     from cardbase.decks.store import list_decks
-    from cardbase.sim.table_setup import example_decks
+    from cardbase.sim.table_setup import DeckChoice, deck_problems, example_decks
 
     others = [d for d in list_decks(database) if d["game"] == "mea" and d["id"] != deck_id][:FIELD_DECKS_LISTED]
-    out = [FieldChoice(f"deck:{d['id']}", str(d["name"]), False) for d in others]
+    own = [
+        FieldChoice(f"deck:{d['id']}", str(d["name"]), False, tuple(deck_problems(database, DeckChoice(deck_id=d["id"]))))
+        for d in others
+    ]
     examples = [name for name in example_decks("mea") if _plays(database, name)]
-    out += [FieldChoice(f"example:{name}", f"{_example_label(name)} (example)", True) for name in examples]
-    return out
+    shipped = [FieldChoice(f"example:{name}", f"{_example_label(name)} (example)", True) for name in examples]
+    # the decks that play first; the others after them, marked with why (the lab would refuse them)
+    return [c for c in own if not c.problems] + shipped + [c for c in own if c.problems]
 
 
 def _plays(database: Database, example: str) -> bool:
@@ -127,7 +133,7 @@ def _example_label(file: str) -> str:
 
 def default_field(choices: Sequence[FieldChoice]) -> list[str]:
     """The field a first visit offers: the shipped examples (decks of players' own are chosen by them)."""
-    return [c.key for c in choices if c.example] or [c.key for c in choices[:1]]
+    return [c.key for c in choices if c.example] or [c.key for c in choices[:1] if not c.problems]
 
 
 def deck_choice(key: str, what: str) -> DeckChoice:

@@ -204,3 +204,34 @@ def test_a_run_when_the_server_stops_ends_at_its_next_chunk_in_words(client: Tes
     client.app.state.lab_stop.set()  # type: ignore[attr-defined]  # what `cardbase serve` does on Ctrl-C
     api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 100})
     assert api.status_code == 503 and error_of(api).startswith("the server is stopping: the lab run stopped with")
+
+
+def test_a_deck_the_lab_would_refuse_is_offered_marked_and_not_choosable(client: TestClient) -> None:
+    """Walking the lab: a 3-card deck of the player's was offered as an opponent like any other, and
+    choosing it answered "Invalid value for 'Play against' … the deck has 3 cards". As on the play form,
+    it is listed after the decks that play, marked invalid with its problems, and cannot be ticked."""
+    from cardbase.sim.table_setup import DeckChoice, deck_problems
+
+    deck_id = import_rush(client)
+    playable = import_rush(client, "Rush again")
+    small = new_deck(client, "Three cards")
+    first = client.get("/cards", params={"q": "game:mea t:monster", "view": "table"}).text
+    card = unescape(re.findall(r'data-card-id="([^"]+)"', first)[0])
+    client.post(f"/decks/{small}/cards", data={"card": card, "op": "add", "section": ""})
+    problems = deck_problems(client.app.state.settings.database, DeckChoice(deck_id=small))  # type: ignore[attr-defined]
+    assert problems  # the table would refuse it
+    page = client.get(f"/decks/{deck_id}/lab").text
+    boxes = re.findall(
+        r'<label class="check"[^>]*>(<input type="checkbox" name="against" value="([^"]+)"[^>]*>)(.*?)</label>',
+        page,
+        re.S,
+    )
+    by_key = {key: (tag, unescape(re.sub(r"<[^>]+>", "", words))) for tag, key, words in boxes}
+    assert "disabled" not in by_key[f"deck:{playable}"][0] and "invalid" not in by_key[f"deck:{playable}"][1]
+    tag, words = by_key[f"deck:{small}"]
+    assert "disabled" in tag, tag
+    assert f"invalid: {len(problems)} problem" in words, words
+    keys = list(by_key)
+    assert keys.index(f"deck:{small}") == len(keys) - 1  # after every deck that plays
+    option = re.search(rf'<option value="deck:{small}"[^>]*>([^<]*)</option>', page)
+    assert option and "disabled" in option.group(0) and "invalid" in option.group(1), option
