@@ -135,7 +135,9 @@
   let swaps = 0;
   const answer = (html, mine, started, fromEvent, accepted = null) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
-    const part = doc.getElementById("table");
+    // the seat's page (its #table) or the table's part alone (the board's address); a whole page without
+    // a table (its <main>) is an error page
+    const part = doc.getElementById("table") || (doc.querySelector("main") ? null : doc.body);
     if (!part) return sayElsewhere(doc);
     const stamp = part.querySelector(".table-stamp");
     const at = stamp ? Number(stamp.dataset.tableVersion) : NaN;
