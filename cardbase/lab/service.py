@@ -103,7 +103,9 @@ def field_choices(database: Database, deck_id: int) -> list[FieldChoice]:
 
     others = [d for d in list_decks(database) if d["game"] == "mea" and d["id"] != deck_id][:FIELD_DECKS_LISTED]
     own = [
-        FieldChoice(f"deck:{d['id']}", str(d["name"]), False, tuple(deck_problems(database, DeckChoice(deck_id=d["id"]))))
+        FieldChoice(
+            f"deck:{d['id']}", str(d["name"]), False, tuple(deck_problems(database, DeckChoice(deck_id=d["id"])))
+        )
         for d in others
     ]
     examples = [name for name in example_decks("mea") if _plays(database, name)]

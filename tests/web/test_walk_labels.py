@@ -13,7 +13,7 @@ from sqlmodel import select
 from cardbase.db.engine import Database
 from cardbase.db.models import Card
 from cardbase.decks.groups import COST, cost_label
-from tests.web.test_pages import add, make_deck, web  # noqa: F401  (the fixture)
+from tests.web.test_pages import add, make_deck
 
 
 def first_card(database: Database, game: str, type_: str, **known: object) -> Card:
@@ -43,24 +43,24 @@ def table_values(page: str, card_id: str) -> str:
     return cell.group(1).strip()
 
 
-def test_a_card_type_without_values_shows_no_empty_separator_nor_its_set(web: TestClient, database: Database) -> None:
+def test_a_card_type_without_values_shows_no_separator_nor_its_set(client: TestClient, database: Database) -> None:
     """``/cards?q=game:mea`` showed ``Blue Tile — tile ·``; a Meikyu Amulet showed ``item · core`` (its set,
     already the table's Set column, as if it were a value). A type with no values shows its type alone, and
     the table's Values cell the "does not apply" mark the footer explains."""
     for game, type_ in (("mea", "tile"), ("meikyu", "item")):
         card = first_card(database, game, type_)
-        grid = web.get("/cards", params={"q": f'game:{game} t:{type_} "{card.name}"'})
+        grid = client.get("/cards", params={"q": f'game:{game} t:{type_} "{card.name}"'})
         assert grid.status_code == 200
         assert grid_meta(grid.text, card.id) == type_
-        table = web.get("/cards", params={"q": f'game:{game} t:{type_} "{card.name}"', "view": "table"})
+        table = client.get("/cards", params={"q": f'game:{game} t:{type_} "{card.name}"', "view": "table"})
         cell = table_values(table.text, card.id)
         assert 'class="na"' in cell and "—" in cell, cell
         assert card.set_code not in re.sub(r"<[^>]+>", "", cell)
 
 
-def test_a_card_type_with_values_keeps_them_after_its_type(web: TestClient, database: Database) -> None:
+def test_a_card_type_with_values_keeps_them_after_its_type(client: TestClient, database: Database) -> None:
     monster = first_card(database, "mea", "monster", cost=True, attack=True, defence=True)
-    page = web.get("/cards", params={"q": f'game:mea "{monster.name}"'}).text
+    page = client.get("/cards", params={"q": f'game:mea "{monster.name}"'}).text
     assert grid_meta(page, monster.id) == f"monster · cost {monster.cost} · {monster.attack}/{monster.defence}"
 
 
@@ -73,7 +73,7 @@ def entry_line(page: str, card_id: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", text)).strip()
 
 
-def test_the_deck_list_names_the_number_beside_each_card(web: TestClient, database: Database) -> None:
+def test_the_deck_list_names_the_number_beside_each_card(client: TestClient, database: Database) -> None:
     """The builder's list said ``monster · 3`` (Méa), ``land · 5`` (Meikyu): a number without its name. It
     says ``cost 3``, ``level 5``, ``rank Q`` — each game's word for what the list groups and sorts by."""
     picks = {
@@ -82,9 +82,9 @@ def test_the_deck_list_names_the_number_beside_each_card(web: TestClient, databa
         "meio": first_card(database, "meio", "playing card", rank=True),
     }
     for game, card in picks.items():
-        deck = make_deck(web, f"Labels {game}", game, "4" if game == "meio" else "")
-        add(web, deck, card.id)
-        page = web.get(f"/decks/{deck}")
+        deck = make_deck(client, f"Labels {game}", game, "4" if game == "meio" else "")
+        add(client, deck, card.id)
+        page = client.get(f"/decks/{deck}")
         assert page.status_code == 200
         field, word, _ = COST[game]
         assert entry_line(page.text, card.id) == f"{card.type} · {word} {cost_label(game, getattr(card, field))}"
