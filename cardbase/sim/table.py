@@ -393,7 +393,12 @@ class Table:
         vocabulary = self.ui.vocabulary
         if self.ui.known_names is not None and state.current_player >= 0:  # the mover's names, no hidden one
             vocabulary = replace(vocabulary, names=tuple(self.ui.known_names(state, state.current_player)))
-        expanded = expand_names(command, vocabulary)
+        try:
+            expanded = expand_names(command, vocabulary)
+        except AmbiguousName:
+            if action is not None:  # an action as written (a name holding a number: Unnamed room 2), not legal now:
+                return action  # its check says why, not the name's words split at the number
+            raise
         if expanded == command:
             if first is not None:
                 raise first

@@ -55,3 +55,31 @@ def test_a_name_that_could_be_several_cards_is_refused_in_words(client: TestClie
     assert said is not None and "type more of the name" in html.unescape(said.group(1)), page.text[:1500]
     assert "Internal error" not in page.text and "cardbase-crash" not in page.text
     assert view(client, game_id, key)["version"] == data["version"]  # nothing was played
+
+
+def test_a_named_room_with_a_number_gets_the_rules_reason_not_the_names_words(client: TestClient) -> None:
+    """A quest on "Unnamed room 2" with characters not held, or one sent after the table asked for
+    something else, answered "'Unnamed room' could be Unnamed room 1, … 16": the name was split at its
+    number. The action as written is one: its check's reason is the answer (the rule's refusal)."""
+    made = new_game(client, "meikyu", ["human", "human"], seed=2)
+    game_id, keys = made["id"], keys_of(made)
+    table = hall(client).get(game_id).table
+    seat = table.state.current_player
+    data = view(client, game_id, keys[seat])
+    quest = next((a["text"] for a in data["legal"] if re.match(r"quest Unnamed room \d+ with ", a["text"])), None)
+    assert quest is not None, [a["text"] for a in data["legal"]]
+    typed = re.sub(r" with .*", " with Bee, Bee, Bee", quest)  # more Bees than anyone holds
+    expected = None
+    try:
+        table.state.check(table.state.parse_action(typed))
+    except Exception as error:  # the rule's own words for the action as written
+        expected = str(error)
+    assert expected is not None
+    answer = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": typed, "version": data["version"]},
+        headers=seat_header(keys[seat]),
+    )
+    assert answer.status_code in (409, 422), answer.text
+    message = answer.json()["error"]["message"]
+    assert message == expected and "could be" not in message, message
