@@ -99,7 +99,7 @@ def field_choices(database: Database, deck_id: int) -> list[FieldChoice]:
     """The decks the field may hold: the database's other Méa decks (by name, at most
     :data:`FIELD_DECKS_LISTED`), then the shipped examples that play."""
     from cardbase.decks.store import list_decks
-    from cardbase.sim.table_setup import DeckChoice, deck_problems, example_decks
+    from cardbase.sim.table_setup import DeckChoice, deck_problems, example_decks, example_label
 
     others = [d for d in list_decks(database) if d["game"] == "mea" and d["id"] != deck_id][:FIELD_DECKS_LISTED]
     own = [
@@ -109,7 +109,7 @@ def field_choices(database: Database, deck_id: int) -> list[FieldChoice]:
         for d in others
     ]
     examples = [name for name in example_decks("mea") if _plays(database, name)]
-    shipped = [FieldChoice(f"example:{name}", f"{_example_label(name)} (example)", True) for name in examples]
+    shipped = [FieldChoice(f"example:{name}", f"{example_label(name)} (example)", True) for name in examples]
     # the decks that play first; the others after them, marked with why (the lab would refuse them)
     return [c for c in own if not c.problems] + shipped + [c for c in own if c.problems]
 
@@ -127,10 +127,6 @@ def _plays(database: Database, example: str) -> bool:
     except CardbaseError:
         return False
     return True
-
-
-def _example_label(file: str) -> str:
-    return file.removeprefix("mea-").removesuffix(".txt").replace("-", " ").title()
 
 
 def default_field(choices: Sequence[FieldChoice]) -> list[str]:

@@ -88,3 +88,20 @@ def test_the_deck_list_names_the_number_beside_each_card(client: TestClient, dat
         assert page.status_code == 200
         field, word, _ = COST[game]
         assert entry_line(page.text, card.id) == f"{card.type} · {word} {cost_label(game, getattr(card, field))}"
+
+
+def test_an_example_deck_is_named_alike_on_the_play_form_and_in_the_lab(client: TestClient) -> None:
+    """The play form offered ``mea-tile-control.txt (example)`` (a file's name) where the lab says
+    ``Tile Control (example)``: one deck, two names. Both name it as the lab does."""
+    from cardbase.sim.table_setup import example_decks
+
+    form = client.get("/play", params={"game": "mea"}).text
+    offered = dict(re.findall(r'<option value="(example:[^"]+)"[^>]*>([^<]*)</option>', form))
+    deck = make_deck(client, "Walk lab", "mea")
+    lab = client.get(f"/decks/{deck}/lab").text
+    in_lab = {k: html.unescape(v).strip() for k, v in re.findall(r'value="(example:[^"]+)"[^>]*> ([^<]+)</label>', lab)}
+    assert in_lab and set(in_lab) <= {f"example:{e}" for e in example_decks("mea")}
+    for key, label in in_lab.items():
+        shown = html.unescape(offered[key]).split(" — ")[0]  # the play form adds "— invalid: …" to a refused one
+        assert shown == label, (key, shown, label)
+        assert ".txt" not in shown
