@@ -30,3 +30,16 @@ def test_scores_that_count_assumed_points_are_marked(client: TestClient) -> None
         mark = "*" if seat in marked else ""
         assert re.search(rf"P{seat + 1} {score:g}{re.escape(mark)}(,|\s|\.)", said), (seat, said)
     assert "counts assumed values" in said and str(table.labels["profile"]) in said
+
+
+def test_a_finished_mea_game_promises_no_next_turn(client: TestClient) -> None:
+    """The end of a Méa game said "mana next turn 13" beside each player: there is no next turn. The
+    projection shows while the game goes on, not once it is over."""
+    made = new_game(client, "mea", ["heuristic"] * 2, seed=4)
+    settle(client, made["id"])
+    assert hall(client).get(made["id"]).table.over
+    board = client.get(f"/play/{made['id']}").text
+    assert 'class="mea-player' in board and "mana next turn" not in board
+    going = new_game(client, "mea", ["human", "heuristic"], seed=4)
+    settle(client, going["id"])
+    assert "mana next turn" in client.get(f"/play/{going['id']}").text
