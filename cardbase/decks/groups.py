@@ -158,6 +158,7 @@ def entry_of(
         "section": section,
         "type": card.type if card else "?",
         "cost": cost_label(resolved.game, value) if applies else None,
+        "cost_word": COST[resolved.game][1],
         "demo": is_demo(card),
         "tags": tags,
     }

@@ -61,6 +61,8 @@ class FieldChoice:
     key: str
     label: str
     example: bool
+    problems: tuple[str, ...] = ()
+    """Why a table would refuse the deck (as the play form says it); none: it plays."""
 
 
 @dataclass
@@ -98,13 +100,20 @@ def field_choices(database: Database, deck_id: int) -> tuple[list[FieldChoice], 
     :data:`FIELD_DECKS_LISTED`), then the shipped examples that play; and how many other Méa decks
     are not listed (the page says so: they are not left out unseen)."""
     from cardbase.decks.store import list_decks
-    from cardbase.sim.table_setup import example_decks
+    from cardbase.sim.table_setup import DeckChoice, deck_problems, example_decks, example_label
 
     others = [d for d in list_decks(database) if d["game"] == "mea" and d["id"] != deck_id]
-    out = [FieldChoice(f"deck:{d['id']}", str(d["name"]), False) for d in others[:FIELD_DECKS_LISTED]]
+    own = [
+        FieldChoice(
+            f"deck:{d['id']}", str(d["name"]), False, tuple(deck_problems(database, DeckChoice(deck_id=d["id"])))
+        )
+        for d in others[:FIELD_DECKS_LISTED]
+    ]
     examples = [name for name in example_decks("mea") if _plays(database, name)]
-    out += [FieldChoice(f"example:{name}", f"{_example_label(name)} (example)", True) for name in examples]
-    return out, max(0, len(others) - FIELD_DECKS_LISTED)
+    shipped = [FieldChoice(f"example:{name}", f"{example_label(name)} (example)", True) for name in examples]
+    # the decks that play first; the others after them, marked with why (the lab would refuse them)
+    playing = [c for c in own if not c.problems] + shipped + [c for c in own if c.problems]
+    return playing, max(0, len(others) - FIELD_DECKS_LISTED)
 
 
 def _plays(database: Database, example: str) -> bool:
@@ -122,13 +131,9 @@ def _plays(database: Database, example: str) -> bool:
     return True
 
 
-def _example_label(file: str) -> str:
-    return file.removeprefix("mea-").removesuffix(".txt").replace("-", " ").title()
-
-
 def default_field(choices: Sequence[FieldChoice]) -> list[str]:
     """The field a first visit offers: the shipped examples (decks of players' own are chosen by them)."""
-    return [c.key for c in choices if c.example] or [c.key for c in choices[:1]]
+    return [c.key for c in choices if c.example] or [c.key for c in choices[:1] if not c.problems]
 
 
 def deck_choice(key: str, what: str) -> DeckChoice:

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cardbase.errors import CardbaseError, Conflict, UsageError, counted, plural
+from cardbase.fuzzy import AmbiguousName
 from cardbase.games.base import (
     CHANCE,
     SPECTATOR,
@@ -392,7 +393,12 @@ class Table:
         vocabulary = self.ui.vocabulary
         if self.ui.known_names is not None and state.current_player >= 0:  # the mover's names, no hidden one
             vocabulary = replace(vocabulary, names=tuple(self.ui.known_names(state, state.current_player)))
-        expanded = expand_names(command, vocabulary)
+        try:
+            expanded = expand_names(command, vocabulary)
+        except AmbiguousName:
+            if action is not None:  # an action as written (a name holding a number: Unnamed room 2), not legal now:
+                return action  # its check says why, not the name's words split at the number
+            raise
         if expanded == command:
             if first is not None:
                 raise first
@@ -407,17 +413,20 @@ class Table:
     def moves(self, command: str) -> list[Any]:
         """The actions a typed line stands for, each checked (nothing applied): one, or several in
         a row where the game takes them so (Meikyu: ``discard Bee, Sword, Cook``). Raises
-        :class:`~cardbase.games.base.IllegalAction` with the rule's reason, another
-        :class:`~cardbase.games.base.GameError` or :class:`~cardbase.fuzzy.AmbiguousName` for a
-        line that is no action."""
+        :class:`~cardbase.games.base.IllegalAction` with the rule's reason, or another
+        :class:`~cardbase.games.base.GameError` for a line that is no action (a name that could be
+        several cards among them: :class:`~cardbase.games.base.InvalidAction` naming them)."""
         with self.lock:
             command = " ".join(command.split())
             if not command:
                 raise InvalidAction("an action is needed (type one, or pick one of the legal actions)")
-            several = self.ui.several(self.state, command) if self.ui.several is not None else None
-            if several is not None:
-                return several
-            action = self.parse(command)
+            try:
+                several = self.ui.several(self.state, command) if self.ui.several is not None else None
+                if several is not None:
+                    return several
+                action = self.parse(command)
+            except AmbiguousName as error:  # a refusal of what was typed, as every other: not a crash
+                raise InvalidAction(str(error)) from None
             self.state.check(action)
             if self.state.actor(action) != self.state.current_player:  # each seat acts for itself
                 raise self.state.out_of_turn_refusal(action)

@@ -65,6 +65,11 @@ def example_decks(game_id: str = "mea") -> list[str]:
     return sorted(p.name for p in EXAMPLES.glob(f"{game_id}-*.txt") if p.is_file())
 
 
+def example_label(file: str) -> str:
+    """An example deck as a player reads its name: ``mea-tile-control.txt`` → ``Tile Control``."""
+    return file.removeprefix("mea-").removesuffix(".txt").replace("-", " ").title()
+
+
 def rule_fields(game_id: str) -> list[dict[str, Any]]:
     """The rules options a table offers (those of ``--rule``): name, its words (``label``: as refusals
     say it), kind (``choice`` for one of a few words, then ``choices`` lists them), default, and a note

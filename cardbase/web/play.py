@@ -401,6 +401,7 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         assume_profiles,
         deck_problems,
         example_decks,
+        example_label,
         rule_fields,
     )
 
@@ -417,7 +418,7 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
          "problems": deck_problems(settings.database, DeckChoice(deck_id=d["id"]), settings.house)}
         for d in decks[:CHECKED_OFFERS]
     ] + [
-        {"value": f"example:{e}", "label": f"{e} (example)", "updated": None,
+        {"value": f"example:{e}", "label": f"{example_label(e)} (example)", "updated": None,
          "problems": deck_problems(settings.database, DeckChoice(example=e), settings.house)}
         for e in examples
     ]  # fmt: skip

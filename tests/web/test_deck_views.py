@@ -174,10 +174,10 @@ def test_a_catalog_change_shows_on_the_next_load(web: TestClient, database: Data
     card = monsters(database, 1)[0]
     add(web, deck, card, 2)
     before = entry(web.get(f"/decks/{deck}").text, card)
-    assert "· 9</span>" not in before
+    assert "· cost 9</span>" not in before
     edit_card(other, card, {"cost": "9"}, "tester")
     after = entry(web.get(f"/decks/{deck}").text, card)
-    assert "· 9</span>" in after
+    assert "· cost 9</span>" in after
 
 
 def test_a_collection_change_shows_on_the_next_load(web: TestClient, database: Database, other: Database) -> None:

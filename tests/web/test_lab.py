@@ -309,3 +309,34 @@ def test_a_mirror_match_names_each_deck_once_in_the_notes(client: TestClient) ->
     api = client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "vs": f"deck:{other}", "games": 2})
     (demo,) = [n for n in api.json()["notes"] if "demo set" in n]
     assert [demo.count(name) for name in ("Goblin Rush", "Tile Control", "Other rush")] == [1, 1, 1], demo
+
+
+def test_a_deck_the_lab_would_refuse_is_offered_marked_and_not_choosable(client: TestClient) -> None:
+    """Walking the lab: a 3-card deck of the player's was offered as an opponent like any other, and
+    choosing it answered "Invalid value for 'Play against' … the deck has 3 cards". As on the play form,
+    it is listed after the decks that play, marked invalid with its problems, and cannot be ticked."""
+    from cardbase.sim.table_setup import DeckChoice, deck_problems
+
+    deck_id = import_rush(client)
+    playable = import_rush(client, "Rush again")
+    small = new_deck(client, "Three cards")
+    first = client.get("/cards", params={"q": "game:mea t:monster", "view": "table"}).text
+    card = unescape(re.findall(r'data-card-id="([^"]+)"', first)[0])
+    client.post(f"/decks/{small}/cards", data={"card": card, "op": "add", "section": ""})
+    problems = deck_problems(client.app.state.settings.database, DeckChoice(deck_id=small))  # type: ignore[attr-defined]
+    assert problems  # the table would refuse it
+    page = client.get(f"/decks/{deck_id}/lab").text
+    boxes = re.findall(
+        r'<label class="check"[^>]*>(<input type="checkbox" name="against" value="([^"]+)"[^>]*>)(.*?)</label>',
+        page,
+        re.S,
+    )
+    by_key = {key: (tag, unescape(re.sub(r"<[^>]+>", "", words))) for tag, key, words in boxes}
+    assert "disabled" not in by_key[f"deck:{playable}"][0] and "invalid" not in by_key[f"deck:{playable}"][1]
+    tag, words = by_key[f"deck:{small}"]
+    assert "disabled" in tag, tag
+    assert f"invalid: {len(problems)} problem" in words, words
+    keys = list(by_key)
+    assert keys.index(f"deck:{small}") == len(keys) - 1  # after every deck that plays
+    option = re.search(rf'<option value="deck:{small}"[^>]*>([^<]*)</option>', page)
+    assert option and "disabled" in option.group(0) and "invalid" in option.group(1), option

@@ -135,8 +135,10 @@
   let swaps = 0;
   const answer = (html, mine, started, fromEvent, accepted = null) => {
     const doc = new DOMParser().parseFromString(html, "text/html");
-    const part = doc.getElementById("table") || doc.body;
-    if (!part) return false;
+    // the seat's page (its #table) or the table's part alone (the board's address); a whole page without
+    // a table (its <main>) is an error page
+    const part = doc.getElementById("table") || (doc.querySelector("main") ? null : doc.body);
+    if (!part) return sayElsewhere(doc);
     const stamp = part.querySelector(".table-stamp");
     const at = stamp ? Number(stamp.dataset.tableVersion) : NaN;
     const older = at < version && swaps !== started;
@@ -163,6 +165,25 @@
     }
     document.dispatchEvent(new CustomEvent("cardbase:table", { detail: { version } }));
     return true;
+  };
+
+  // An answer that is no table (the server's error page, a proxy's page): its words at the table's top,
+  // the table left as it was; the whole page was put inside the table (a second header and footer).
+  const sayElsewhere = (doc) => {
+    const said = doc.getElementById("error") || doc.querySelector("main h1") || doc.querySelector("title");
+    const words = said ? said.textContent.trim() : "";
+    let line = document.getElementById("error");
+    if (!line || !table.contains(line)) {
+      line = document.createElement("p");
+      line.id = "error";
+      line.className = "error";
+      line.setAttribute("role", "alert");
+      table.prepend(line);
+    }
+    line.textContent = words || "the server did not answer with the table: reload the page";
+    tell();
+    showRefusal();
+    return false;
   };
 
   let refreshing = 0;
