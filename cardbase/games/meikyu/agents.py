@@ -70,7 +70,7 @@ from cardbase.games.meikyu.engine import MeikyuState
 from cardbase.games.meikyu.observation import MeikyuObservation
 from cardbase.games.meikyu.odds import at_least_float, attack_chance_float
 from cardbase.games.meikyu.rules import MeikyuRules
-from cardbase.games.meikyu.tables import MeikyuTables, sword_total
+from cardbase.games.meikyu.tables import MeikyuTables, make_room, sword_total
 from cardbase.games.montecarlo import MonteCarloAgent
 
 EFFECT_VALUE = {
@@ -156,8 +156,7 @@ class _Planner:
         key = (*self.hand, self.eff & _PLAN_BITS, self.deff & B_BAR, quest)
         hit = cache.get(key)
         if hit is None:
-            if len(cache) > 50_000:
-                cache.clear()
+            make_room(cache, 50_000)
             hit = cache[key] = self._sword_plans(quest)
         return hit
 
@@ -223,8 +222,7 @@ class _Planner:
         cache = _cache(self.t, "wits_plan")
         key = (*self.hand, need)
         if key not in cache:
-            if len(cache) > 50_000:
-                cache.clear()
+            make_room(cache, 50_000)
             cache[key] = self._wits_plan(need)
         return cast("list[int] | None", cache[key])
 
