@@ -133,6 +133,8 @@ def _kinds(hand: Sequence[int]) -> list[int]:
 
 
 _PLAN_BITS = B_LAB | B_SMITH | B_FORTRESS
+PLAN_LIMIT = 50_000
+"""Entries each of the planner's memos on the tables holds at most (see ``make_room``)."""
 
 
 def _cache(t: MeikyuTables, name: str) -> dict[Any, Any]:
@@ -156,7 +158,7 @@ class _Planner:
         key = (*self.hand, self.eff & _PLAN_BITS, self.deff & B_BAR, quest)
         hit = cache.get(key)
         if hit is None:
-            make_room(cache, 50_000)
+            make_room(cache, PLAN_LIMIT)
             hit = cache[key] = self._sword_plans(quest)
         return hit
 
@@ -222,7 +224,7 @@ class _Planner:
         cache = _cache(self.t, "wits_plan")
         key = (*self.hand, need)
         if key not in cache:
-            make_room(cache, 50_000)
+            make_room(cache, PLAN_LIMIT)
             cache[key] = self._wits_plan(need)
         return cast("list[int] | None", cache[key])
 

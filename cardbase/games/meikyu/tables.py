@@ -142,8 +142,9 @@ Played = tuple[tuple[int, ...], int, tuple[int, ...], int, SwordParts, int]
 
 
 def make_room(memo: dict[Any, Any], limit: int) -> None:
-    """Before an entry is added to ``memo``: once it holds ``limit`` entries, drop the older half
-    (a dict keeps the order of insertion), so that what the games now in play use stays."""
+    """Before an entry is added to ``memo`` (or after a batch): once it holds ``limit`` entries,
+    drop all but the newest ``limit // 2`` (a dict keeps the order of insertion), so that what the
+    games now in play use stays, where clearing all made every memo cold at once."""
     if len(memo) >= limit:
         for key in list(islice(memo, len(memo) - limit // 2)):
             del memo[key]
@@ -438,9 +439,9 @@ class MeikyuTables:
             ]
         # (A tuple: memo values hold no mutable object, which the garbage collector can skip.
         # Equal card sets are one object, shared by every hand that offers them.)
-        make_room(self.card_sets, MEMO_LIMIT)
         same = self.card_sets.setdefault
         hit = self.choice_cache[key] = tuple([same(s, s) for s in out])
+        make_room(self.card_sets, MEMO_LIMIT)  # (after the batch: the sets stay shared in hit)
         return hit
 
     def _characters(self, names: Sequence[str]) -> int:
@@ -470,8 +471,9 @@ class MeikyuTables:
                     child = node[step] = {}
                 node = child
             node[done] = None
+        tree = _frozen(root, self.tree_nodes.setdefault)
         make_room(self.tree_nodes, MEMO_LIMIT)
-        return _frozen(root, self.tree_nodes.setdefault)
+        return tree
 
     def _multisets(self, hand: Sequence[int], slots: Sequence[int]) -> Multisets:
         """Every multiset of the cards of ``hand`` in ``slots``, grown slot by slot (the last
