@@ -1,12 +1,14 @@
 """Memory of the Meikyu engine's memos over a long run of random games.
 
-    uv run --extra spiel python benchmarks/meikyu_memo.py [--games 20000] [--spiel] [--every 2000] [--sizes]
+    uv run --extra spiel python benchmarks/meikyu_memo.py [--games 20000] [--spiel] [--every 2000] [--sizes] \\
+        [--limit N] [--sets-limit N]
 
 Plays seeded random 3-player games (natively, or through ``cardbase.spiel`` as an OpenSpiel user
 plays) and prints, every ``--every`` games: the games' CPU seconds, the process's RSS and peak RSS,
 the objects the garbage collector tracks, and each memo's entries; with ``--sizes``, at the end,
 each memo's bytes (its dict, then what its keys and values hold that no memo before it holds:
-shared objects are counted once, in the first memo that reaches them). Not a test; never gates CI.
+shared objects are counted once, in the first memo that reaches them). ``--limit`` and
+``--sets-limit`` set ``MEMO_LIMIT`` and ``SETS_LIMIT`` for the run. Not a test; never gates CI.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import sys
 import time
 from typing import Any
 
+from cardbase.games.meikyu import engine, tables
 from cardbase.games.meikyu.rules import MeikyuRules
 from cardbase.games.meikyu.tables import MeikyuTables
 
@@ -82,7 +85,14 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--spiel", action="store_true", help="through cardbase.spiel (OpenSpiel's API)")
     parser.add_argument("--sizes", action="store_true", help="each memo's bytes at the end (slow)")
+    parser.add_argument("--limit", type=int, help="MEMO_LIMIT for this run (the trade of memory for hits)")
+    parser.add_argument("--sets-limit", type=int, help="SETS_LIMIT for this run")
     args = parser.parse_args()
+    for module in (tables, engine):
+        if args.limit:
+            setattr(module, "MEMO_LIMIT", args.limit)  # noqa: B010  (engine holds its own name)
+        if args.sets_limit:
+            setattr(module, "SETS_LIMIT", args.sets_limit)  # noqa: B010
     rng = random.Random(0)
     if args.spiel:
         import pyspiel
