@@ -118,9 +118,9 @@ _TABLES: dict[tuple[CardPool, int, str, str, str, str], MeikyuTables] = {}
 MEMO_LIMIT = 100_000
 """Entries a memo of the tables holds before it drops its older half (:func:`make_room`)."""
 SETS_LIMIT = 30_000
-"""The same for the memos whose entries hold whole lists of card sets or step trees (about
-0.3–2 KB each, against 0.1–0.4 KB for the other memos' entries): :attr:`MeikyuTables.choice_cache`
-and the step trees by card sets (``tree_by_sets``)."""
+"""The same for the memos whose values hold whole lists of card sets (about 0.5–0.7 KB an entry,
+against 0.1–0.4 KB for the other memos'; benchmarks/README.md, "Meikyu's memos in long runs"):
+:attr:`MeikyuTables.choice_cache` and the step trees by card sets (``tree_by_sets``)."""
 _A = TypeVar("_A")
 
 CardSet = tuple[tuple[str, ...], str | None]
