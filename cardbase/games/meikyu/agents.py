@@ -70,7 +70,7 @@ from cardbase.games.meikyu.engine import MeikyuState
 from cardbase.games.meikyu.observation import MeikyuObservation
 from cardbase.games.meikyu.odds import at_least_float, attack_chance_float
 from cardbase.games.meikyu.rules import MeikyuRules
-from cardbase.games.meikyu.tables import MeikyuTables, sword_total
+from cardbase.games.meikyu.tables import MeikyuTables, make_room, sword_total
 from cardbase.games.montecarlo import MonteCarloAgent
 
 EFFECT_VALUE = {
@@ -133,6 +133,8 @@ def _kinds(hand: Sequence[int]) -> list[int]:
 
 
 _PLAN_BITS = B_LAB | B_SMITH | B_FORTRESS
+PLAN_LIMIT = 50_000
+"""Entries each of the planner's memos on the tables holds at most (see ``make_room``)."""
 
 
 def _cache(t: MeikyuTables, name: str) -> dict[Any, Any]:
@@ -156,8 +158,7 @@ class _Planner:
         key = (*self.hand, self.eff & _PLAN_BITS, self.deff & B_BAR, quest)
         hit = cache.get(key)
         if hit is None:
-            if len(cache) > 50_000:
-                cache.clear()
+            make_room(cache, PLAN_LIMIT)
             hit = cache[key] = self._sword_plans(quest)
         return hit
 
@@ -223,8 +224,7 @@ class _Planner:
         cache = _cache(self.t, "wits_plan")
         key = (*self.hand, need)
         if key not in cache:
-            if len(cache) > 50_000:
-                cache.clear()
+            make_room(cache, PLAN_LIMIT)
             cache[key] = self._wits_plan(need)
         return cast("list[int] | None", cache[key])
 

@@ -171,11 +171,13 @@ from cardbase.games.meikyu.tables import (
     _WORD_IDS,
     _WORD_LIST,
     MEMO_LIMIT,
+    SETS_LIMIT,
     CardSets,
     MeikyuTables,
     Played,
     StepNode,
     land_swords,
+    make_room,
 )
 
 __all__ = [  # the engine's public surface; the integer codes are in codes.py, the rules in rules.py
@@ -2017,15 +2019,13 @@ class MeikyuState(State):
         cache = t.tree_cache
         tree = cache.get(key)
         if tree is None:
-            if len(cache) > MEMO_LIMIT:
-                cache.clear()
+            make_room(cache, MEMO_LIMIT)
             # A defence's sets are the quest's after the empty set: keyed by the quest's sets.
             sets = t.choices(self._hands[p], QUEST if mode == DEFEND else mode, key[1])
             by_sets = t.tree_by_sets
             hit = by_sets.get((mode, id(sets)))
             if hit is None or hit[0] is not sets:
-                if len(by_sets) > MEMO_LIMIT:
-                    by_sets.clear()
+                make_room(by_sets, SETS_LIMIT)
                 hit = by_sets[mode, id(sets)] = (sets, t.set_steps(self._card_sets(head)))
             tree = cache[key] = hit[1]
         return tree

@@ -4,9 +4,9 @@ hand may play. Built once per (pool, players, readings) and shared by every stat
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, islice
 from typing import Any, TypeVar
 
 from cardbase.games.meikyu.actions import (
@@ -116,7 +116,11 @@ _WORD_LIST = tuple(WORDS.values())
 
 _TABLES: dict[tuple[CardPool, int, str, str, str, str], MeikyuTables] = {}
 MEMO_LIMIT = 100_000
-"""Entries a memo of the tables holds before it starts afresh."""
+"""Entries a memo of the tables holds before it drops its older half (:func:`make_room`)."""
+SETS_LIMIT = 30_000
+"""The same for the memos whose values hold whole lists of card sets (about 0.5–0.7 KB an entry,
+against 0.1–0.4 KB for the other memos'; benchmarks/README.md, "Meikyu's memos in long runs"):
+:attr:`MeikyuTables.choice_cache` and the step trees by card sets (``tree_by_sets``)."""
 _A = TypeVar("_A")
 
 CardSet = tuple[tuple[str, ...], str | None]
@@ -137,6 +141,15 @@ Played = tuple[tuple[int, ...], int, tuple[int, ...], int, SwordParts, int]
 """Cards played, by kind (see :meth:`MeikyuTables.played`)."""
 
 
+def make_room(memo: dict[Any, Any], limit: int) -> None:
+    """Before an entry is added to ``memo`` (or after a batch): once it holds ``limit`` entries,
+    drop all but the newest ``limit // 2`` (a dict keeps the order of insertion), so that what the
+    games now in play use stays, where clearing all made every memo cold at once."""
+    if len(memo) >= limit:
+        for key in list(islice(memo, len(memo) - limit // 2)):
+            del memo[key]
+
+
 def _tables_of(rules: MeikyuRules) -> MeikyuTables:
     """The tables of ``rules`` (what a pickled :class:`MeikyuTables` is loaded as)."""
     return rules.tables
@@ -144,8 +157,8 @@ def _tables_of(rules: MeikyuRules) -> MeikyuTables:
 
 class MeikyuTables:
     """Look-up tables of a pool (``MeikyuRules.tables``, shared by equal rules): names, values and
-    effects by index, interned actions, and memos of what a hand may play (each cleared when it
-    outgrows :data:`MEMO_LIMIT`).
+    effects by index, interned actions, and memos of what a hand may play (each bounded by
+    :data:`MEMO_LIMIT` or :data:`SETS_LIMIT` entries).
 
     What a reader of observations and tensors uses, read-only: the Kingdom card kinds ``K``,
     ``knames`` (kind → name), ``kindex`` (name → kind), ``kingdom_cards`` (a kind per card of the
@@ -153,7 +166,8 @@ class MeikyuTables:
     ``dev_points`` (a land's points, undeveloped and developed), and ``ids`` (:class:`StepIds`,
     where each block of integer steps starts). An observation's hand counts, lands
     (``kind << 1 | developed``) and piles are by these indices. The other attributes (the codes of
-    types and effects, interned actions, memos) are the engine's.
+    types and effects, interned actions, memos) are the engine's. Each memo drops its older half
+    when it reaches its limit (:func:`make_room`).
 
     Pickled as the rules they are of, and loaded as those rules' tables: not as the tables and
     memos themselves, which grow with every game played by equal rules (a pickled state, and
@@ -243,6 +257,8 @@ class MeikyuTables:
         self.free_plain = (RESUPPLY,)
         self.free_map = (MAP, RESUPPLY)
         self.choice_cache: dict[tuple[Any, ...], CardSets] = {}
+        self.card_sets: dict[CardSet, CardSet] = {}  # each card set of choice_cache's values, once
+        self.tree_nodes: dict[StepNode, StepNode] = {}  # each node of the step trees, once
         self.multiset_cache: dict[tuple[int, ...], Multisets] = {}
         # The card sets' step trees (set_steps), by (mode, Laboratory?, the hand's key).
         self.tree_cache: dict[tuple[int, bool, int], StepNode] = {}
@@ -291,8 +307,7 @@ class MeikyuTables:
         key = (names, lab)
         hit = self.played_cache.get(key)
         if hit is None:
-            if len(self.played_cache) > MEMO_LIMIT:
-                self.played_cache.clear()
+            make_room(self.played_cache, MEMO_LIMIT)
             kinds = tuple(self.kindex[c] for c in names)
             labk = -1 if lab is None else self.kindex[lab]
             chars = tuple(k for k in kinds if self.ktype[k] == CHAR) + ((labk,) if labk >= 0 else ())
@@ -325,8 +340,7 @@ class MeikyuTables:
         return self.action_cache.get(cards) or self._intern(cards, Defend(*cards))
 
     def _intern(self, key: tuple[Any, ...], action: _A) -> _A:
-        if len(self.action_cache) > 2 * MEMO_LIMIT:
-            self.action_cache.clear()
+        make_room(self.action_cache, 2 * MEMO_LIMIT)
         self.action_cache[key] = action
         return action
 
@@ -335,12 +349,12 @@ class MeikyuTables:
         key = tuple(inplay)
         hit = self.order_cache.get(key)
         if hit is None:
-            if len(self.order_cache) > MEMO_LIMIT:
-                self.order_cache.clear()
+            make_room(self.order_cache, MEMO_LIMIT)
             kinds = tuple(sorted(set(inplay), key=self.rank.__getitem__))
             # (Equal lists are one object: the entry adds nothing the garbage collector must follow.)
             hit = self.order_lists.get(kinds)
             if hit is None:
+                make_room(self.order_lists, MEMO_LIMIT)
                 hit = self.order_lists[kinds] = tuple(map(self.discard_act.__getitem__, kinds))
             self.order_cache[key] = hit
         return hit
@@ -352,8 +366,7 @@ class MeikyuTables:
         cache = self.main_cache[lab]
         hit = cache.get(key)
         if hit is None:
-            if len(cache) > MEMO_LIMIT:
-                cache.clear()
+            make_room(cache, MEMO_LIMIT)
             hit = cache[key] = (
                 self.choices(hand, QUEST, lab),
                 self.choices(hand, DEVELOP, False),
@@ -367,8 +380,7 @@ class MeikyuTables:
         cache = self.defend_cache[lab]
         hit = cache.get(key)
         if hit is None:
-            if len(cache) > MEMO_LIMIT:
-                cache.clear()
+            make_room(cache, MEMO_LIMIT)
             hit = cache[key] = tuple(map(self.defend, self.choices(hand, DEFEND, lab)))
         return hit
 
@@ -387,8 +399,7 @@ class MeikyuTables:
         hit = self.choice_cache.get(key)
         if hit is not None:
             return hit
-        if len(self.choice_cache) > MEMO_LIMIT:
-            self.choice_cache.clear()
+        make_room(self.choice_cache, SETS_LIMIT)
         if mode == DEVELOP:
             slots = [k for k in self.chars if hand[k]]
             labs: list[int] = []
@@ -426,8 +437,11 @@ class MeikyuTables:
                 for names, lab in out
                 if sum(1 for n in names if n in swords) <= self._characters(names) + (lab is not None)
             ]
-        # (A tuple: memo values hold no mutable object, which the garbage collector can skip.)
-        hit = self.choice_cache[key] = tuple(out)
+        # (A tuple: memo values hold no mutable object, which the garbage collector can skip.
+        # Equal card sets are one object, shared by every hand that offers them.)
+        same = self.card_sets.setdefault
+        hit = self.choice_cache[key] = tuple([same(s, s) for s in out])
+        make_room(self.card_sets, MEMO_LIMIT)  # (after the batch: the sets stay shared in hit)
         return hit
 
     def _characters(self, names: Sequence[str]) -> int:
@@ -457,7 +471,9 @@ class MeikyuTables:
                     child = node[step] = {}
                 node = child
             node[done] = None
-        return _frozen(root)
+        tree = _frozen(root, self.tree_nodes.setdefault)
+        make_room(self.tree_nodes, MEMO_LIMIT)
+        return tree
 
     def _multisets(self, hand: Sequence[int], slots: Sequence[int]) -> Multisets:
         """Every multiset of the cards of ``hand`` in ``slots``, grown slot by slot (the last
@@ -466,8 +482,7 @@ class MeikyuTables:
         hit = self.multiset_cache.get(key)
         if hit is not None:
             return hit
-        if len(self.multiset_cache) > MEMO_LIMIT:
-            self.multiset_cache.clear()
+        make_room(self.multiset_cache, MEMO_LIMIT)
         names, ktype, keff = self.knames, self.ktype, self.keff
         sets: Multisets = (((), 0, 0),)
         for k in slots:
@@ -479,10 +494,12 @@ class MeikyuTables:
         return sets
 
 
-def _frozen(node: dict[int, Any]) -> StepNode:
-    """A tree of dicts (step → node) as :data:`StepNode` tuples."""
+def _frozen(node: dict[int, Any], same: Callable[[StepNode, StepNode], StepNode]) -> StepNode:
+    """A tree of dicts (step → node) as :data:`StepNode` tuples, equal subtrees one object
+    (``same``: the setdefault of a dict of them)."""
     steps = tuple(sorted(node))
-    return steps, tuple([None if node[step] is None else _frozen(node[step]) for step in steps])
+    frozen = steps, tuple([None if node[step] is None else _frozen(node[step], same) for step in steps])
+    return same(frozen, frozen)
 
 
 def sword_parts(t: MeikyuTables, kinds: Sequence[int], labk: int) -> SwordParts:
