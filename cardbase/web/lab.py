@@ -37,13 +37,27 @@ LABELS = {"against": "Play against", "vs": "Opening size against", "games": "Gam
 """The inputs a refusal may name, by the labels the page gives them (it shows the refusal under that field)."""
 
 
-async def lab_turn(request: Request) -> AsyncIterator[bool]:
+def lab_deck_game(request: Request) -> str | None:
+    """The game of the deck in the address, read before a run waits for a slot: a deck that is not there
+    is refused at once (its 404), not after the wait or as "busy". None for an id that is not a whole
+    number (the route's own check words it)."""
+    from cardbase.decks.store import deck_by_id
+
+    text = str(request.path_params.get("deck_text_id", request.path_params.get("deck_id", "")))
+    if not (text.isascii() and text.isdecimal() and len(text) <= 10):
+        return None
+    return deck_by_id(database_of(request), int(text)).game
+
+
+async def lab_turn(request: Request, game: Annotated[str | None, Depends(lab_deck_game)]) -> AsyncIterator[bool]:
     """A lab slot (:data:`LAB_SLOTS`), waited for on the event loop (no worker thread held) for at most
     :data:`SLOT_WAIT_SECONDS` and held while the route runs: True, or False when none came free (the
-    route says so). A page that runs nothing (the form alone) takes none."""
+    route says so). A page that runs nothing (the form alone) and a deck the lab has nothing for take
+    none."""
     import anyio
 
-    if not (request.url.path.startswith("/api/") or "run" in request.query_params):
+    runs = request.url.path.startswith("/api/") or "run" in request.query_params
+    if not runs or game not in (None, "mea"):
         yield True
         return
     slots = request.app.state.lab_slots

@@ -183,6 +183,29 @@ def test_a_run_that_finds_the_lab_busy_is_a_worded_503(client: TestClient, monke
     assert client.get(f"/api/decks/{deck_id}/lab", params={"against": TILE, "games": 4}).status_code == 200
 
 
+def test_a_deck_not_there_or_of_another_game_is_answered_at_once_while_the_lab_is_busy(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a run would refuse anyway is not told "busy": a missing deck is its 404, a deck of another
+    game its sentence, whether or not another run holds the slot (they were a 503 after the wait)."""
+    other = new_deck(client, "Other", "meio")
+    monkeypatch.setattr(web_lab, "SLOT_WAIT_SECONDS", 0.0)
+    state = client.app.state  # type: ignore[attr-defined]
+    free = state.lab_slots
+    state.lab_slots = anyio.Semaphore(0)  # another run holds the one slot
+    try:
+        missing_api = client.get("/api/decks/987654/lab", params={"against": TILE, "games": 4})
+        missing_page = client.get("/decks/987654/lab", params={"run": "1", "against": TILE, "games": "4"})
+        other_api = client.get(f"/api/decks/{other}/lab", params={"against": TILE, "games": 4})
+        other_page = client.get(f"/decks/{other}/lab", params={"run": "1", "games": "4"})
+    finally:
+        state.lab_slots = free
+    assert missing_api.status_code == 404 and "987654" in error_of(missing_api)
+    assert missing_page.status_code == 404 and "987654" in missing_page.text
+    assert other_api.status_code == 400 and error_of(other_api).startswith("The lab's")
+    assert other_page.status_code == 200 and 'id="lab-nothing"' in other_page.text
+
+
 @pytest.mark.parametrize("game", ["meio", "meikyu"])
 def test_a_deck_of_another_game_is_told_why_the_lab_has_nothing_yet(client: TestClient, game: str) -> None:
     deck_id = new_deck(client, "Other", game)
