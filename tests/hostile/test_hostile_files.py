@@ -33,7 +33,7 @@ from tests.hostile.conftest import db_dump, error_lines, escaped, run_cli
 
 GOBLINS = str(REPO / "examples/decks/mea-goblin-rush.txt")
 EXAMPLES = settings(
-    max_examples=12,
+    max_examples=int(os.environ.get("HOSTILE_FILES_EXAMPLES", "12")),
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -50,8 +50,15 @@ def files_db(catalog_template: str, tmp_path_factory: pytest.TempPathFactory) ->
         yield db
 
 
+class Seeds(dict[str, bytes]):
+    """The valid files by name; shown by their names alone (a failing example prints its arguments)."""
+
+    def __repr__(self) -> str:
+        return f"Seeds({', '.join(self)})"
+
+
 @pytest.fixture(scope="module")
-def seeds(files_db: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
+def seeds(files_db: str, tmp_path_factory: pytest.TempPathFactory) -> Seeds:
     """A valid file of each kind a command reads, made by cardbase's own exports where it has one."""
     from cardbase.sim.records import record_lines
     from tests.golden.walks import rules_of
@@ -68,7 +75,7 @@ def seeds(files_db: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
         "collection.json": ["collection", "export", "--format", "json"],
         "collection.xlsx": ["collection", "export", "--format", "xlsx"],
     }
-    out: dict[str, bytes] = {}
+    out = Seeds()
     for name, argv in made.items():
         result = run_cli([*argv, "-o", str(folder / name)], files_db)
         assert result.exit_code == 0, result.stderr
@@ -199,7 +206,7 @@ MUTATIONS: dict[str, Callable[[bytes, Callable[..., int]], bytes]] = {
 @given(data=st.data())
 @pytest.mark.parametrize("reader", READERS, ids=[r[0] for r in READERS])
 def test_a_mutated_file_is_read_or_refused_naming_it(
-    reader: tuple[str, str, list[str], bool], seeds: dict[str, bytes], files_db: str, tmp_path: Path, data: st.DataObject
+    reader: tuple[str, str, list[str], bool], seeds: Seeds, files_db: str, tmp_path: Path, data: st.DataObject
 ) -> None:
     names = data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1, max_size=2, unique=True), "mutations")
     raw = seeds[reader[1]]
@@ -300,7 +307,7 @@ OPTIONAL = {
     + [f"{r[0]}-{k}" for r in READERS if r[1].endswith(".xlsx") for k in WORKBOOK_SPECIAL],
 )
 def test_a_file_of_no_kind_is_refused_naming_it(
-    reader: tuple[str, str, list[str], bool], kind: str, seeds: dict[str, bytes], files_db: str, tmp_path: Path
+    reader: tuple[str, str, list[str], bool], kind: str, seeds: Seeds, files_db: str, tmp_path: Path
 ) -> None:
     path = _where(reader[1], tmp_path)
     _special(kind, path, seeds[reader[1]])
