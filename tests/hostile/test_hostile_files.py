@@ -353,3 +353,24 @@ def test_a_float_past_its_digits_is_not_written_out_in_a_message(files_db: str, 
     assert_hostile_outcome(result, path, False, None, files_db)
     line = error_lines(result)[0]
     assert "type size 1e+308pt is out of range" in line and len(line) < 300, line
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ('file,credit\n"' + "x" * 200_000 + '",Ann\n', "line 2: a cell is over 131,072 characters"),
+        ('file,credit\ncrumb-goblin.png,"Ann\n', "line 2: a quote opened on line 2 is never closed"),
+        ('file,credit\ncrumb-goblin.png,"Ann"x\n', "line 2: text after a closing quote"),
+    ],
+    ids=["cell-over-the-csv-bound", "open-quote", "text-after-quote"],
+)
+def test_art_credits_are_read_by_the_strict_csv_reader(content: str, words: str, files_db: str, tmp_path: Path) -> None:
+    """An art credits file with a cell over the csv module's bound was an internal error (its ``csv.Error``
+    escaped); a quote left open read the rest of the file as one credit. Both are refused, naming the
+    file and the line, as every CSV cardbase reads."""
+    path = _where("credits.csv", tmp_path)
+    path.write_text(content, encoding="utf-8")
+    reader = next(r for r in READERS if r[0] == "art credits")
+    result = _run(reader, path, files_db)
+    assert_hostile_outcome(result, path, False, None, files_db)
+    assert result.exit_code == 2 and words in error_lines(result)[0], result.stderr
