@@ -20,7 +20,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -45,7 +44,10 @@ _TAIL = st.text(st.characters(codec="ascii", categories=("L", "N", "P", "S", "Zs
 _FORMULA_TEXT = st.builds(lambda lead, tail: lead + tail, st.sampled_from(LEADS), _TAIL)
 # A name may not start with a control character (nor '#'): its lead is one a name can hold.
 _FORMULA_NAME = st.builds(
-    lambda lead, tail, n: f"{lead}Golem {n}{tail}", st.sampled_from(["=", "+", "-", "@", "'", "'="]), _TAIL, st.integers(0, 999)
+    lambda lead, tail, n: f"{lead}Golem {n}{tail}",
+    st.sampled_from(["=", "+", "-", "@", "'", "'="]),
+    _TAIL,
+    st.integers(0, 999),
 )
 
 

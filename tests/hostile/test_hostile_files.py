@@ -111,7 +111,12 @@ READERS: list[tuple[str, str, list[str], bool]] = [
     ("--formats", "formats.toml", ["deck", "validate", GOBLINS, "--formats", "{f}"], False),
     ("--assume", "profile.json", ["sim", "meikyu", "--assume", "{f}", "--games", "1"], False),
     ("--layout", "layout.toml", ["render", "card", "Crumb Goblin", "--layout", "{f}", "-o", "{out}/card.png"], False),
-    ("art credits", "credits.csv", ["render", "card", "Crumb Goblin", "--images", "{art}", "-o", "{out}/card.png"], False),
+    (
+        "art credits",
+        "credits.csv",
+        ["render", "card", "Crumb Goblin", "--images", "{art}", "-o", "{out}/card.png"],
+        False,
+    ),
 ]
 NO_DB = {"replay"}
 
@@ -131,7 +136,9 @@ def _where(seed: str, folder: Path) -> Path:
 def _run(reader: tuple[str, str, list[str], bool], path: Path, db: str) -> Result:
     name, _, argv, _ = reader
     folder = path.parent if path.name != "credits.csv" else path.parent.parent.parent
-    args = [a.replace("{f}", str(path)).replace("{out}", str(folder)).replace("{art}", str(folder / "art")) for a in argv]
+    args = [
+        a.replace("{f}", str(path)).replace("{out}", str(folder)).replace("{art}", str(folder / "art")) for a in argv
+    ]
     return run_cli(args, None if name in NO_DB else db)
 
 
@@ -245,7 +252,15 @@ def _entity_bomb(seed: bytes) -> bytes:
         for name in source.namelist():
             part = source.read(name)
             if name.startswith("xl/worksheets/"):
-                part = lol + b"]>" + part.replace(b"<sheetData>", b"<sheetData><row r='1'><c r='A1' t='inlineStr'><is><t>&i;</t></is></c></row>", 1)
+                part = (
+                    lol
+                    + b"]>"
+                    + part.replace(
+                        b"<sheetData>",
+                        b"<sheetData><row r='1'><c r='A1' t='inlineStr'><is><t>&i;</t></is></c></row>",
+                        1,
+                    )
+                )
             bomb.writestr(name, part)
     return buffer.getvalue()
 

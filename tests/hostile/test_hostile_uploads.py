@@ -11,9 +11,9 @@ the art folder as they were.
 from __future__ import annotations
 
 import html
-import os
 import io
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
