@@ -370,13 +370,16 @@ _UTF16_SNIFF_BYTES = 400
 
 def _looks_utf16(raw: bytes) -> bool:
     """Whether ``raw`` (with NULs, no BOM) looks like UTF-16 text: its start read as UTF-16 (LE or BE)
-    is text — printable characters, spaces and line ends; no NUL, other control or unreadable unit.
+    is text — printable characters, spaces and line ends; no NUL, other control or unreadable unit —
+    and most of its NULs are high bytes (of its ASCII characters: line ends, digits, punctuation).
 
     Counting NULs alone is wrong both ways: a database, a program or a TIFF image has NULs in every
     other byte too (read as UTF-16 they are full of NULs and controls), while UTF-16 text in Japanese
     has few (its characters' bytes are rarely zero)."""
     head = raw[: min(len(raw), _UTF16_SNIFF_BYTES) & ~1]
-    for codec in ("utf-16-le", "utf-16-be"):
+    for codec, high in (("utf-16-le", 1), ("utf-16-be", 0)):
+        if head[high::2].count(0) <= head[1 - high :: 2].count(0):
+            continue
         text = head.decode(codec, errors="replace")
         if len(raw) > len(head):  # cut short: half a surrogate pair may end it
             text = text.removesuffix("\ufffd")
