@@ -331,10 +331,15 @@ def counted(n: int, noun: str, plural: str | None = None, zero: str | None = Non
 
 def number_text(value: float) -> str:
     """``value`` written out as a user types it: ``1000000000000``, never ``1e+12`` (as ``:g`` gives
-    it), ``97.5``, ``0.5``; a whole float without its ``.0``."""
-    if isinstance(value, float) and value.is_integer():
+    it), ``97.5``, ``0.5``; a whole float without its ``.0``. A float past the digits it holds
+    (``1e308`` from a file) stays ``1e+308``, not 309 digits of which 292 are noise."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < FLOAT_WHOLE_DIGITS:
         return str(int(value))
     return str(value) if isinstance(value, int) else repr(value)
+
+
+FLOAT_WHOLE_DIGITS = 1e16
+"""Whole floats below this are written out in full (every digit a float holds is exact up to 2**53)."""
 
 
 def plural(n: float | str, noun: str, plural: str | None = None) -> str:

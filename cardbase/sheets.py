@@ -10,8 +10,11 @@ template, ``export images``' ``manifest.csv``); :class:`SheetWriter` is a ``csv`
 from __future__ import annotations
 
 import csv
-from collections.abc import Iterable, Mapping, Sequence
+import io
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
+
+from cardbase.errors import UnreadableInput, plural
 
 FORMULA_START = frozenset("=+-@\t\r")
 """First characters that make a spreadsheet read a cell as a formula (OWASP CSV injection)."""
@@ -52,3 +55,32 @@ class SheetWriter:
     def writerows(self, rows: Iterable[Sequence[Any] | Mapping[str, Any]]) -> None:
         for row in rows:
             self.writerow(row)
+
+
+def csv_reason(error: csv.Error, line: int) -> str:
+    """A csv module error in words a user can act on (``line``: where the row starts)."""
+    reason = str(error)
+    if "unexpected end of data" in reason or "EOF" in reason:
+        return f"a quote opened on line {line} is never closed"
+    if "expected after" in reason:
+        return f"text after a closing quote ({reason}); a quote inside a quoted cell is written twice"
+    if "field larger than field limit" in reason:
+        limit = csv.field_size_limit()
+        return f"a cell is over {limit:,} {plural(limit, 'character')}"
+    return reason
+
+
+def csv_rows(text: str, source: str, delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
+    """Each row of the CSV ``text`` with the line it starts on, read strictly (a quote left open, text
+    after a closing quote, a cell over the csv module's bound): such a row is ``UnreadableInput``
+    naming ``source`` and the line, never the csv module's own error."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    while True:
+        starts_on = reader.line_num + 1
+        try:
+            cells = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as error:
+            raise UnreadableInput(f"{source}: line {starts_on}: {csv_reason(error, starts_on)}") from None
+        yield starts_on, cells

@@ -24,6 +24,7 @@ import shutil
 import stat
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -363,11 +364,50 @@ _BOMS = (
 before UTF-16's: UTF-32 LE's mark starts with UTF-16 LE's), with the codec that reads the rest."""
 
 
+_UTF16_SNIFF_BYTES = 400
+"""The bytes of a file's start that tell UTF-16 text without a byte order mark from a binary file."""
+
+
 def _looks_utf16(raw: bytes) -> bool:
-    """Whether ``raw`` (with NULs, no BOM) looks like UTF-16 text: NULs in most of its first 100 odd or even bytes."""
-    head = raw[:200]
-    half = len(head) // 2
-    return half >= 2 and max(head[0::2].count(0), head[1::2].count(0)) * 4 >= half * 3
+    """Whether ``raw`` (with NULs, no BOM) looks like UTF-16 text: its start read as UTF-16 (LE or BE)
+    is text — printable characters, spaces and line ends; no NUL, other control or unreadable unit —
+    and most of its NULs are high bytes (of its ASCII characters: line ends, digits, punctuation).
+
+    Counting NULs alone is wrong both ways: a database, a program or a TIFF image has NULs in every
+    other byte too (read as UTF-16 they are full of NULs and controls), while UTF-16 text in Japanese
+    has few (its characters' bytes are rarely zero)."""
+    head = raw[: min(len(raw), _UTF16_SNIFF_BYTES) & ~1]
+    for codec, high in (("utf-16-le", 1), ("utf-16-be", 0)):
+        if head[high::2].count(0) <= head[1 - high :: 2].count(0):
+            continue
+        text = head.decode(codec, errors="replace")
+        if len(raw) > len(head):  # cut short: half a surrogate pair may end it
+            text = text.removesuffix("\ufffd")
+        if len(text) >= 4 and all(_text_character(c) for c in text):
+            return True
+    return False
+
+
+def _text_character(c: str) -> bool:
+    return c != "\ufffd" and (c.isprintable() or c in "\t\n\r" or unicodedata.category(c) == "Zs")
+
+
+_SIGNATURES = (
+    (b"SQLite format 3\x00", "a SQLite database: give a database with --db"),
+    (b"PK\x03\x04", "a ZIP archive; if it is an .xlsx workbook, give it that ending"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF8", "a GIF image"),
+    (b"%PDF-", "a PDF document"),
+    (b"\x7fELF", "a program"),
+    (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an old Office document, such as an .xls workbook"),
+)
+"""The first bytes of the binary files most often given where text goes, and what to call them."""
+
+
+def _binary_kind(raw: bytes) -> str:
+    """`` (what it is)`` for a binary file of a kind :data:`_SIGNATURES` knows, else nothing."""
+    return next((f" ({kind})" for magic, kind in _SIGNATURES if raw.startswith(magic)), "")
 
 
 def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | None = None, hint: str = "") -> str:
@@ -398,7 +438,8 @@ def decode_text(raw: bytes, source: str, what: str = "file", max_bytes: int | No
                 f"{source}: looks like UTF-16 text without a byte order mark, which cardbase cannot tell apart: "
                 f"save the {what} as UTF-8"
             )
-        raise UnreadableInput(f"{source}: a binary file, not a text {what}{hint}")
+        kind = _binary_kind(raw)  # what the file is says more than the caller's guess
+        raise UnreadableInput(f"{source}: a binary file{kind}, not a text {what}{'' if kind else hint}")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -49,7 +49,7 @@ from cardbase.catalog.fields import (
 )
 from cardbase.errors import InvalidData, Said, UnreadableInput, UsageError, counted, json_syntax, plural, quoted, shown
 from cardbase.names import fold, name_problem, set_code, slug
-from cardbase.sheets import neutralise, unneutralise
+from cardbase.sheets import csv_reason, neutralise, unneutralise
 from cardbase.textfiles import (
     LongNumber,
     check_characters,
@@ -208,7 +208,7 @@ def read_csv(path: Path, raw: bytes | None = None, what: str = "catalog file") -
     try:
         header = next(reader, None)
     except csv.Error as error:
-        raise UnreadableInput(f"{path}: row 1: {_csv_reason(error, 1)}") from None
+        raise UnreadableInput(f"{path}: row 1: {csv_reason(error, 1)}") from None
     if not header or not any(h.strip() for h in header):
         raise UnreadableInput(f"{path}: empty file; the first row must name the columns")
     _check_header(path, header)
@@ -223,7 +223,7 @@ def read_csv(path: Path, raw: bytes | None = None, what: str = "catalog file") -
                 return
             except csv.Error as error:
                 raise UnreadableInput(
-                    f"{path}: row {number + 1} (line {starts_on}): {_csv_reason(error, starts_on)}"
+                    f"{path}: row {number + 1} (line {starts_on}): {csv_reason(error, starts_on)}"
                 ) from None
             if not cells:
                 continue  # an empty line
@@ -243,19 +243,6 @@ def read_csv(path: Path, raw: bytes | None = None, what: str = "catalog file") -
             yield SourceRow(f"row {number}", dict(zip(header, cells, strict=True)))
 
     return header, rows()
-
-
-def _csv_reason(error: csv.Error, line: int) -> str:
-    """A csv module error in words a user can act on."""
-    reason = str(error)
-    if "unexpected end of data" in reason or "EOF" in reason:
-        return f"a quote opened on line {line} is never closed"
-    if "expected after" in reason:
-        return f"text after a closing quote ({reason}); a quote inside a quoted cell is written twice"
-    if "field larger than field limit" in reason:
-        limit = csv.field_size_limit()
-        return f"a cell is over {limit:,} {plural(limit, 'character')}"
-    return reason
 
 
 _BAD_ROW = "\0bad-row"

@@ -118,15 +118,13 @@ def art_credit(path: Path) -> str | None:
 @functools.lru_cache(maxsize=32)
 def _credits(path: Path, _mtime: int, _size: int) -> dict[str, str]:
     """The credits of one folder's ``credits.csv``; a bad line is an error naming the file and line."""
-    import csv
-    import io
-
+    from cardbase.sheets import csv_rows
     from cardbase.textfiles import check_line_ends, decode_text
 
     text = decode_text(read_bytes(path, "art credits file", 1_000_000), str(path), "art credits file")
     check_line_ends(text, str(path))
-    rows = csv.reader(io.StringIO(text, newline=""))
-    header = [h.strip().lower() for h in next(rows, [])]
+    rows = csv_rows(text, str(path))
+    header = [h.strip().lower() for h in next(rows, (1, []))[1]]
     if "file" not in header or "credit" not in header:
         raise UnreadableInput(f"{path}: line 1: the header must name the columns 'file' and 'credit'")
     for column in ("file", "credit"):
@@ -135,7 +133,7 @@ def _credits(path: Path, _mtime: int, _size: int) -> dict[str, str]:
     at_file, at_credit = header.index("file"), header.index("credit")
     out: dict[str, str] = {}
     lines: dict[str, int] = {}
-    for line, row in enumerate(rows, start=2):
+    for line, row in rows:
         if not row:
             continue
         if len(row) != len(header):
