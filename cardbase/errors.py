@@ -17,6 +17,7 @@ command was used wrongly. ``cardbase.cli.boundary`` turns each into one line.
     │   │                         read-only, unreachable)
     │   └── DatabaseBusy          a lock (or a pooled connection) not had within its wait: try again
     ├── WorkerStopped             a worker process ended without its result (killed, out of memory)
+    │   └── ServerStopping        work sent to a server's worker as the server stops
     ├── UnknownCard               exit 1: a card name not in the catalog, with the closest names
     ├── InvalidData               exit 1: a file read but holding invalid rows, every one listed
     ├── InvalidRecord             exit 1: a game record that breaks the rules; names line and rule
@@ -283,6 +284,11 @@ class WorkerStopped(CardbaseError):
     """A worker process of a command ended without giving its result (killed, out of memory)."""
 
     exit_code = 2
+
+
+class ServerStopping(WorkerStopped):
+    """Work sent to a server's worker after the server began to stop: not its fault, nor the
+    request's; a 503 (try again once the server is back)."""
 
 
 class Interrupted(CardbaseError):

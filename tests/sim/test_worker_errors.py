@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from cardbase import cores
-from cardbase.errors import CardbaseError, InvalidData, InvalidRecord, Said, UnknownCard, UsageError
+from cardbase.errors import CardbaseError, InvalidData, InvalidRecord, Said, ServerStopping, UnknownCard, UsageError
 from cardbase.sim.thinkers import WorkerChunks
 
 
@@ -66,3 +66,14 @@ def test_the_lab_workers_error_reaches_the_caller_as_raised_and_keeps_the_worker
         assert list(chunks.map(raising, ["fine"])) == ["fine"]
     finally:
         chunks.close()
+
+
+def test_a_worker_that_dies_after_close_is_not_renewed() -> None:
+    """A run's worker that dies after :meth:`WorkerChunks.close` (the server stopping): no new worker
+    pool is made, which nothing would close and which a later run would start a process in."""
+    chunks = WorkerChunks()
+    dead: Any = chunks._pool
+    chunks.close()
+    chunks._renew(dead)  # what a run whose worker died does
+    with pytest.raises(ServerStopping):
+        list(chunks.map(raising, ["fine"]))
