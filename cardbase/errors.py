@@ -17,6 +17,7 @@ command was used wrongly. ``cardbase.cli.boundary`` turns each into one line.
     │   │                         read-only, unreachable)
     │   └── DatabaseBusy          a lock (or a pooled connection) not had within its wait: try again
     ├── WorkerStopped             a worker process ended without its result (killed, out of memory)
+    │   └── ServerStopping        work sent to a server's worker as the server stops
     ├── UnknownCard               exit 1: a card name not in the catalog, with the closest names
     ├── InvalidData               exit 1: a file read but holding invalid rows, every one listed
     ├── InvalidRecord             exit 1: a game record that breaks the rules; names line and rule
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 if TYPE_CHECKING:
     from cardbase.decks.model import Problem
@@ -83,6 +84,12 @@ class CardbaseError(Exception):
         if args and isinstance(args[0], Said):  # a message that carries its players' words
             self.said = args[0].said
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle (an error crossing from a worker process) that rebuilds the error as it is, not by
+        calling its ``__init__`` with its message (which takes other arguments in ``InvalidData``,
+        ``UnknownCard``: a ``TypeError`` in the pool's thread, or a message quoted in itself)."""
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
     def saying(self, text: str) -> Self:
         """This error, said to players as ``text`` (:attr:`said`) where the command line's message names
         a game by its id, an option or a command."""
@@ -115,6 +122,14 @@ class CardbaseError(Exception):
             return message
         # a line in players' words (a hint that names a command): the whole listing in them too (``said``)
         return Said(message, "\n".join([said_of(head), *(f"  {said_of(item)}" for item in shown_items)]))
+
+
+def _rebuilt(cls: type[CardbaseError], args: tuple[object, ...], state: dict[str, Any]) -> CardbaseError:
+    """The error :meth:`CardbaseError.__reduce__` pickled: its arguments and attributes, no ``__init__`` run."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class UsageError(CardbaseError, ValueError):
@@ -269,6 +284,11 @@ class WorkerStopped(CardbaseError):
     """A worker process of a command ended without giving its result (killed, out of memory)."""
 
     exit_code = 2
+
+
+class ServerStopping(WorkerStopped):
+    """Work sent to a server's worker after the server began to stop: not its fault, nor the
+    request's; a 503 (try again once the server is back)."""
 
 
 class Interrupted(CardbaseError):

@@ -383,7 +383,7 @@ def _looks_utf16(raw: bytes) -> bool:
         text = head.decode(codec, errors="replace")
         if len(raw) > len(head):  # cut short: half a surrogate pair may end it
             text = text.removesuffix("\ufffd")
-        if len(text) >= 4 and all(_text_character(c) for c in text):
+        if len(text) >= 2 and all(_text_character(c) for c in text):
             return True
     return False
 

@@ -27,7 +27,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from cardbase.errors import WorkerStopped
+from cardbase.errors import ServerStopping, WorkerStopped
 
 R = TypeVar("R")
 
@@ -197,6 +197,7 @@ class WorkerChunks:
     def __init__(self) -> None:
         self._pool = worker_pool()
         self._lock = threading.Lock()
+        self._closed = False
 
     def map(self, work: Callable[[Any], R], chunks: Iterable[Any]) -> Iterator[R]:
         with self._lock:
@@ -211,7 +212,7 @@ class WorkerChunks:
                     except BrokenProcessPool:
                         raise
                     except RuntimeError:  # closed: the server stops (its caller is told at its next chunk)
-                        raise WorkerStopped("the server is stopping: no more games are played") from None
+                        raise ServerStopping("the server is stopping: no more games are played") from None
                     if len(pending) == 2:
                         break
                 if not pending:
@@ -231,7 +232,7 @@ class WorkerChunks:
 
     def _renew(self, dead: ProcessPoolExecutor) -> None:
         with self._lock:
-            if self._pool is dead:  # not already renewed by another run
+            if self._pool is dead and not self._closed:  # not already renewed by another run, nor closed
                 dead.shutdown(wait=False, cancel_futures=True)
                 self._pool = worker_pool()
 
@@ -239,6 +240,7 @@ class WorkerChunks:
         """No more chunks; those sent are played (at most two), so a run waiting on one is not left
         with a cancelled chunk: its caller stops it at the next (the server's stop)."""
         with self._lock:
+            self._closed = True  # a worker that dies now is not renewed: no process started after the stop
             self._pool.shutdown(wait=False)
 
 

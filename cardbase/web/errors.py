@@ -32,6 +32,7 @@ from cardbase.errors import (
     DatabaseError,
     InvalidData,
     QueryError,
+    ServerStopping,
     Stale,
     UnknownCard,
     UsageError,
@@ -96,7 +97,7 @@ def status_of(error: CardbaseError) -> int:
         return 422
     from cardbase.lab.service import OverBudget
 
-    if isinstance(error, TooManyGames | TooManyStreams | HintsBusy | OverBudget):
+    if isinstance(error, TooManyGames | TooManyStreams | HintsBusy | OverBudget | ServerStopping):
         return 503
     if isinstance(error, TooLarge):
         return 413

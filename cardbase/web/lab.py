@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
-from cardbase.errors import CardbaseError, DatabaseError, WorkerStopped
+from cardbase.errors import CardbaseError, DatabaseError, ServerStopping, WorkerStopped
 from cardbase.games.base import MAX_SEED
 from cardbase.lab.service import DEFAULT_GAMES, MAX_FIELD, MAX_GAMES, OverBudget
 from cardbase.web.pages import GAME_TITLES, database_of, house_of, render
@@ -150,7 +150,9 @@ def lab_page(request: Request, deck_text_id: str, turn: LabTurn) -> Response:
     except DatabaseError:
         raise  # busy or unusable: the database's own answer
     except CardbaseError as error:
-        status = 503 if isinstance(error, OverBudget) else 500 if isinstance(error, WorkerStopped) else 400
+        status = (
+            503 if isinstance(error, OverBudget | ServerStopping) else 500 if isinstance(error, WorkerStopped) else 400
+        )
         if error.option in LABELS:
             naming(error, [error.option], LABELS.__getitem__)
             context["errors"] = {error.option: for_pages(error, request.url.path, request)}

@@ -343,8 +343,9 @@ def test_a_file_of_no_kind_is_refused_naming_it(
         (b"II*\x00\x08\x00\x00\x00" + bytes(120), "a binary file, not a text deck file"),
         ("game: meikyu\n1 勇者\u3000カード\n".encode("utf-16-le"), "UTF-16 text without a byte order mark"),
         ("game: meikyu\n1 勇者\n".encode("utf-16-be"), "UTF-16 text without a byte order mark"),
+        ("3\n".encode("utf-16-le"), "UTF-16 text without a byte order mark"),  # two characters, as before
     ],
-    ids=["sqlite", "elf", "tiff", "utf-16-le-japanese", "utf-16-be-japanese"],
+    ids=["sqlite", "elf", "tiff", "utf-16-le-japanese", "utf-16-be-japanese", "utf-16-le-short"],
 )
 def test_a_binary_file_is_called_binary_and_utf16_text_utf16(
     raw: bytes, words: str, files_db: str, tmp_path: Path

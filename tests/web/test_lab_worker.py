@@ -183,3 +183,19 @@ def test_ctrl_c_of_serve_ends_a_lab_run_at_its_next_chunk_in_words(tmp_path: Pat
     assert response.status_code == 503, response.text
     assert error_of(response).startswith("the server is stopping: the lab run stopped with"), response.text
     assert proc.returncode == 130 and "Traceback" not in err, err
+
+
+def test_a_run_that_comes_after_the_servers_stop_is_a_worded_503_and_starts_no_worker(served: TestClient) -> None:
+    """A run whose turn comes while the server stops (its lab worker closed): told so as a 503, as a run
+    stopped mid-way is, not the 500 of a worker that died; and no worker process started after the stop."""
+    deck_id = import_rush(served)
+    served.app.state.lab_workers.close()  # type: ignore[attr-defined]  # what `cardbase serve` does as it ends
+    before = _workers()
+    for url, params in (
+        (f"/api/decks/{deck_id}/lab", {"against": TILE, "games": "4"}),
+        (f"/decks/{deck_id}/lab", {"run": "1", "against": TILE, "games": "4"}),
+    ):
+        response = served.get(url, params=params)
+        assert response.status_code == 503, response.text
+        assert "the server is stopping" in unescape(response.text) and "Traceback" not in response.text
+    assert _workers() == before
