@@ -15,6 +15,7 @@ from tests.web.browser.test_play_boards import create, hall, open_link
 from tests.web.play_helpers import mea_decks
 
 PHONE_OPTIONS = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
+GAME_PAGE = re.compile(r"/play/[\w-]+$")  # a game's page (the start form's is /play?game=...)
 
 
 def test_a_finished_game_offers_a_new_game_with_the_same_players_and_rules(
@@ -118,7 +119,10 @@ def test_a_meio_hand_says_why_its_greyed_cards_cannot_be_played(
 
 
 def test_a_new_mea_game_from_a_finished_one_keeps_its_decks(new_context: ContextMaker, live_server: LiveServer) -> None:
-    """The decks chosen on the form (here the examples, swapped from the form's default) are chosen again."""
+    """The decks chosen on the form (here the examples, swapped from the form's default) are chosen again.
+    (It failed once under load with "Page.reload: Not attached to an active page": it read the address
+    as the click returned and reloaded, with nothing waited for. The game's page is waited for, and the
+    end as the live page shows it: no reload.)"""
     page = new_context().new_page()
     page.goto("/play?game=mea")
     page.locator("select[name=seat0]").select_option("heuristic")
@@ -126,9 +130,10 @@ def test_a_new_mea_game_from_a_finished_one_keeps_its_decks(new_context: Context
     page.locator("select[name=deck1]").select_option("example:mea-goblin-rush.txt")
     page.locator("input[name=seed]").fill("4")
     page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url(GAME_PAGE)  # the redirect's page, loaded: the click may return before it comes
     game_id = page.url.rsplit("/", 1)[1]
-    hall(live_server).wait_quiet(game_id, 300)
-    page.reload()
+    assert hall(live_server).wait_quiet(game_id, 300), f"game {game_id} still thinking"
+    expect(page.locator("#status")).to_contain_text("Game over")  # the table's events bring the end
     page.locator("#play-again").click()
     expect(page.locator("select[name=seat0]")).to_have_value("heuristic")
     expect(page.locator("select[name=deck0]")).to_have_value("example:mea-tile-control.txt")

@@ -40,7 +40,7 @@ def test_edit_as_text_asks_before_typed_or_checked_lines_are_left(page: Page, li
     page.goto(f"/decks/{deck_id}/edit")
     page.locator("h1").click()  # a person's click: the browser asks only a page someone used
     page.get_by_role("link", name="Back to the deck").click()  # untouched: leaves without a word
-    expect(page).to_have_url(re.compile(rf"/decks/{deck_id}$"))
+    page.wait_for_url(re.compile(rf"/decks/{deck_id}$"))  # and loaded: no navigation in flight for the next goto
     assert asked == []
     page.goto(f"/decks/{deck_id}/edit")
     box = page.locator("#edit-box")
