@@ -44,10 +44,10 @@ if TYPE_CHECKING:
     from cardbase.decks.history import Recorded
 
 MAX_COPIES = 999
+"""The most copies of one card in one section (a deck line's bound, ``999 Name``)."""
 MAX_DECK_ID = 2**31 - 1
 """Deck ids are the database's INTEGER keys (32 bits on PostgreSQL, which refuses a larger number in a
-query as a database error): a larger one names no deck, said before any query."""
-"""The most copies of one card in one section (a deck line's bound, ``999 Name``)."""
+query as a database error): a larger one names no deck, said before any query; every face's bound."""
 
 DeckRef = str | int
 """A deck in the database: its name, or its id."""

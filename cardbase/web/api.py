@@ -16,6 +16,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 
 from cardbase.decks.formats import MAX_FORMAT_NAME
+from cardbase.decks.store import MAX_DECK_ID
 from cardbase.errors import plural
 from cardbase.games.base import MAX_SEED
 from cardbase.web.app import settings_of
@@ -31,7 +32,6 @@ router = APIRouter()
 MAX_LIMIT = 10_000  # as `cards search --limit`
 MAX_OFFSET = 1_000_000
 MAX_NEEDS = 20
-MAX_ID = 2**31 - 1  # deck ids are 32-bit integers on PostgreSQL
 NOTES_HEADER = "Cardbase-Notes"  # the notes a command writes on stderr beside its --json
 
 Settings = Annotated[ServerSettings, Depends(settings_of)]
@@ -220,7 +220,7 @@ def import_(settings: Settings, body: DeckImport, response: Response, turn: Writ
 
 @router.get("/api/decks/diff", tags=["decks"])
 def diff(
-    settings: Settings, a: Annotated[int, Query(ge=1, le=MAX_ID)], b: Annotated[int, Query(ge=1, le=MAX_ID)]
+    settings: Settings, a: Annotated[int, Query(ge=1, le=MAX_DECK_ID)], b: Annotated[int, Query(ge=1, le=MAX_DECK_ID)]
 ) -> dict[str, Any]:
     """What changed from deck ``a`` to deck ``b``: the object of ``deck diff --json``."""
     from cardbase.decks.diff import deck_diff
@@ -237,7 +237,7 @@ def _resolved(settings: ServerSettings, deck_id: int) -> Any:
 def _check_id(deck_id: int) -> int:
     from cardbase.decks.store import UnknownDeck
 
-    if not 1 <= deck_id <= MAX_ID:
+    if not 1 <= deck_id <= MAX_DECK_ID:
         raise UnknownDeck(f"no deck with id {deck_id}")
     return deck_id
 

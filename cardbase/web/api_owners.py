@@ -12,6 +12,8 @@ from fastapi import APIRouter, Depends, File, Query, Request, Response, UploadFi
 from fastapi import Path as PathParam
 from pydantic import Field
 
+from cardbase.db.edit import MAX_EDIT_ID
+from cardbase.decks.store import MAX_DECK_ID
 from cardbase.errors import plural
 from cardbase.web.app import settings_of
 from cardbase.web.http import JsonBody, OnlyDeclared, WriteTurn, expected
@@ -139,7 +141,7 @@ def collection_import(settings: Settings, body: CollectionList, turn: WriteTurn)
 
 
 @router.get("/api/decks/{deck_id}/collection", tags=["decks"])
-def deck_collection(settings: Settings, deck_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)]) -> dict[str, Any]:
+def deck_collection(settings: Settings, deck_id: Annotated[int, PathParam(ge=1, le=MAX_DECK_ID)]) -> dict[str, Any]:
     """The deck against the collection: per card needed, owned and missing, and the totals."""
     from cardbase.decks.owned import deck_owned
     from cardbase.decks.store import load_deck
@@ -268,7 +270,7 @@ def history(
 def revert(
     settings: Settings,
     cid: CardPath,
-    edit_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)],  # card_edit.id: 32 bits on PostgreSQL
+    edit_id: Annotated[int, PathParam(ge=1, le=MAX_EDIT_ID)],
     response: Response,
     turn: WriteTurn,
     request: Request,
@@ -330,7 +332,7 @@ def tag_card(
 def tag_entry(
     request: Request,
     settings: Settings,
-    deck_id: Annotated[int, PathParam(ge=1, le=2**31 - 1)],
+    deck_id: Annotated[int, PathParam(ge=1, le=MAX_DECK_ID)],
     body: TagChange,
     turn: WriteTurn,
 ) -> dict[str, Any]:
@@ -345,7 +347,7 @@ def tag_entry(
 
 # --- deck history ----------------------------------------------------------------------------------
 
-DeckId = Annotated[int, PathParam(ge=1, le=2**31 - 1)]
+DeckId = Annotated[int, PathParam(ge=1, le=MAX_DECK_ID)]
 
 
 @router.get("/api/decks/{deck_id}/history", tags=["decks"])

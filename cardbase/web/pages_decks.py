@@ -20,6 +20,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from cardbase.decks.formats import check_format_name
+from cardbase.decks.store import MAX_DECK_ID
 from cardbase.errors import CardbaseError, DatabaseError, UsageError, counted, quoted, shown
 from cardbase.games.base import MAX_SEED, is_demo
 from cardbase.web.errors import for_pages
@@ -53,8 +54,6 @@ if TYPE_CHECKING:  # imported where used, so that the app starts fast
 router = APIRouter()
 ResponseT = TypeVar("ResponseT", bound=Response)
 
-MAX_DECK_ID = 2**31 - 1
-"""Deck ids are the database's INTEGER keys: a larger number names no deck (PostgreSQL would refuse it)."""
 MAX_NEEDS = 8
 MAX_HAND = 100
 MAX_DECK_TEXT = 1_000_000

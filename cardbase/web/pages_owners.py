@@ -12,6 +12,7 @@ from fastapi import APIRouter, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, Response
 
+from cardbase.decks.store import MAX_DECK_ID
 from cardbase.errors import UsageError, plural, quoted, said_of
 from cardbase.web.errors import for_pages, naming_inputs, page_text, players_words
 from cardbase.web.http import Form as Body
@@ -685,7 +686,7 @@ def tag_entry_form(
 
     back = _back(deck_id, form_text(form, "back", 2_000)).partition("#")[0]
 
-    if not 1 <= deck_id <= 2**31 - 1:
+    if not 1 <= deck_id <= MAX_DECK_ID:
         raise UsageError(f"no deck with id {deck_id}")
     found = card_of(database_of(request), card)
     expected = form_versions(form)
@@ -713,7 +714,7 @@ def deck_history_page(request: Request, deck_id: int) -> HTMLResponse:
     from cardbase.decks.history import deck_history
     from cardbase.decks.store import deck_by_id
 
-    if not 1 <= deck_id <= 2**31 - 1:
+    if not 1 <= deck_id <= MAX_DECK_ID:
         raise UsageError(f"no deck with id {deck_id}")
     page = form_whole(request.query_params.get("page") or "1", "page", 1, 10**7)
     info = deck_by_id(database_of(request), deck_id)
@@ -740,7 +741,7 @@ def deck_version_page(request: Request, deck_id: int, number: int) -> HTMLRespon
     from cardbase.decks.store import deck_by_id
     from cardbase.decks.text import write_text
 
-    if not 1 <= deck_id <= 2**31 - 1 or not 1 <= number <= 10**9:
+    if not 1 <= deck_id <= MAX_DECK_ID or not 1 <= number <= 10**9:
         raise UsageError("no such deck version")
     database = database_of(request)
     info = deck_by_id(database, deck_id)
@@ -760,7 +761,7 @@ def restore_deck_version(request: Request, deck_id: int, number: int, form: Body
     version the page showed; back to its history."""
     from cardbase.decks.store import restore_version
 
-    if not 1 <= deck_id <= 2**31 - 1 or not 1 <= number <= 10**9:
+    if not 1 <= deck_id <= MAX_DECK_ID or not 1 <= number <= 10**9:
         raise UsageError("no such deck version")
     restore_version(database_of(request), deck_id, number, form_versions(form))
     return see_other(f"/decks/{deck_id}/history?done=restored+version+{number}")

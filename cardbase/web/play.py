@@ -26,6 +26,7 @@ from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
 from cardbase import jsonout
+from cardbase.decks.store import MAX_DECK_ID
 from cardbase.errors import CardbaseError, UsageError, counted, plural
 from cardbase.games.base import MAX_SEED, GameError
 from cardbase.render.screen import WIDTH_RANGE
@@ -548,7 +549,7 @@ def _form_choice(form: Any) -> Any:
             if len(text) > DECK_TEXT_BYTES:
                 raise UsageError(f"P{s + 1}'s deck: at most {DECK_TEXT_BYTES:,} characters")
             if source.startswith("db:"):
-                decks.append(DeckChoice(deck_id=form_whole(source[3:], f"P{s + 1}'s deck", 1, 2**31 - 1)))
+                decks.append(DeckChoice(deck_id=form_whole(source[3:], f"P{s + 1}'s deck", 1, MAX_DECK_ID)))
             elif source.startswith("example:"):
                 decks.append(DeckChoice(example=source[8:]))
             else:
