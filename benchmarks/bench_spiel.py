@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import pyspiel
+from common import random_game, spiel_random_game
 
 import cardbase.spiel
 
@@ -43,17 +44,8 @@ def native_runner(rules: Any) -> Callable[[float], tuple[float, int]]:
         games = 0
         start = time.process_time()
         while time.process_time() < start + seconds:
-            state = rules.new_initial_state(seed[0])
+            random_game(rules, seed[0], rng)
             seed[0] += 1
-            while True:
-                p = state.current_player
-                if p >= 0:
-                    legal = state.legal_actions()
-                    state.apply_unchecked(legal[rng.randrange(len(legal))])
-                elif p == -1:
-                    state.apply_unchecked(state.sample_chance())
-                else:
-                    break
             games += 1
         return games / (time.process_time() - start), games
 
@@ -70,15 +62,7 @@ def spiel_runner(game: pyspiel.Game) -> Callable[[float], tuple[float, int]]:
         start = time.process_time()
         while time.process_time() < start + seconds:
             seed[0] += 1
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    ids = [i for i, _ in outcomes]
-                    state.apply_action(rng.choices(ids, [w for _, w in outcomes])[0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
+            spiel_random_game(game, rng)
             games += 1
         return games / (time.process_time() - start), games
 

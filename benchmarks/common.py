@@ -92,6 +92,35 @@ def table(title: str, rows: list[tuple[str, str, str, str]]) -> None:
     Console(markup=False).print(t)
 
 
+def random_game(rules: Any, seed: int, rng: Any) -> None:
+    """One random game of ``rules`` natively, seeded ``seed``: each decision drawn by ``rng.randrange``
+    from ``legal_actions``, applied unchecked; chance by ``sample_chance``."""
+    state = rules.new_initial_state(seed)
+    while True:
+        p = state.current_player
+        if p >= 0:
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+        elif p == -1:
+            state.apply_unchecked(state.sample_chance())
+        else:
+            return
+
+
+def spiel_random_game(game: Any, rng: Any) -> None:
+    """One random game through OpenSpiel's API as its users play (``cardbase.spiel``): ``legal_actions()``
+    ids drawn by ``rng.randrange``, chance by ``chance_outcomes()`` drawn by their probabilities."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            ids = [i for i, _ in outcomes]
+            state.apply_action(rng.choices(ids, [w for _, w in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+
+
 def random_play(rules: Any, seconds: float, checked: bool = False, first_game: int = 0) -> tuple[float, int, float]:
     """Random games of ``rules`` (any engine of :mod:`cardbase.games.base`) for about ``seconds``,
     seeded ``first_game``, ``first_game + 1``, …: (decisions per second, games, chance actions per

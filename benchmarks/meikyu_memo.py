@@ -21,6 +21,8 @@ import sys
 import time
 from typing import Any
 
+from common import random_game, spiel_random_game
+
 from cardbase.games.meikyu import engine, tables
 from cardbase.games.meikyu.rules import MeikyuRules
 from cardbase.games.meikyu.tables import MeikyuTables
@@ -65,19 +67,6 @@ def deep_size(obj: Any, seen: set[int]) -> int:
     return total
 
 
-def play(rules: MeikyuRules, seed: int, rng: random.Random) -> None:
-    state = rules.new_initial_state(seed)
-    while True:
-        p = state.current_player
-        if p >= 0:
-            legal = state.legal_actions()
-            state.apply_unchecked(legal[rng.randrange(len(legal))])
-        elif p == -1:
-            state.apply_unchecked(state.sample_chance())
-        else:
-            return
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000)
@@ -103,15 +92,7 @@ def main() -> None:
         rules: MeikyuRules = game.rules
 
         def one(seed: int) -> None:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    ids = [i for i, _ in outcomes]
-                    state.apply_action(rng.choices(ids, [w for _, w in outcomes])[0])
-                else:
-                    legal = state.legal_actions()
-                    state.apply_action(legal[rng.randrange(len(legal))])
+            spiel_random_game(game, rng)
 
     else:
         from cardbase.catalog.meikyu_profiles import shipped_pool
@@ -119,7 +100,7 @@ def main() -> None:
         rules = MeikyuRules(shipped_pool("default"), players=args.players)
 
         def one(seed: int) -> None:
-            play(rules, seed, rng)
+            random_game(rules, seed, rng)
 
     t = rules.tables
     cpu = 0.0

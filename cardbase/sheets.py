@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, Any
 
 from cardbase.errors import UnreadableInput, plural
@@ -70,10 +70,13 @@ def csv_reason(error: csv.Error, line: int) -> str:
     return reason
 
 
-def csv_rows(text: str, source: str, delimiter: str = ",") -> Iterator[tuple[int, list[str]]]:
+def csv_rows(
+    text: str, source: str, delimiter: str = ",", at: Callable[[int], str] = "line {}".format
+) -> Iterator[tuple[int, list[str]]]:
     """Each row of the CSV ``text`` with the line it starts on, read strictly (a quote left open, text
     after a closing quote, a cell over the csv module's bound): such a row is ``UnreadableInput``
-    naming ``source`` and the line, never the csv module's own error."""
+    naming ``source`` and where it is (``at(line)``: the line, or the caller's row number), never the
+    csv module's own error."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     while True:
         starts_on = reader.line_num + 1
@@ -82,5 +85,5 @@ def csv_rows(text: str, source: str, delimiter: str = ",") -> Iterator[tuple[int
         except StopIteration:
             return
         except csv.Error as error:
-            raise UnreadableInput(f"{source}: line {starts_on}: {csv_reason(error, starts_on)}") from None
+            raise UnreadableInput(f"{source}: {at(starts_on)}: {csv_reason(error, starts_on)}") from None
         yield starts_on, cells

@@ -49,7 +49,7 @@ from cardbase.catalog.fields import (
 )
 from cardbase.errors import InvalidData, Said, UnreadableInput, UsageError, counted, json_syntax, plural, quoted, shown
 from cardbase.names import fold, name_problem, set_code, slug
-from cardbase.sheets import csv_reason, neutralise, unneutralise
+from cardbase.sheets import csv_rows, neutralise, unneutralise
 from cardbase.textfiles import (
     LongNumber,
     check_characters,
@@ -204,27 +204,21 @@ def read_csv(path: Path, raw: bytes | None = None, what: str = "catalog file") -
     check_line_ends(text, str(path))  # a row ends where a line does, and a NEL, LS or PS ends none
     first_line = next(iter(split_lines(text)), "")
     delimiter = max(",;\t", key=first_line.count) if first_line else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    try:
-        header = next(reader, None)
-    except csv.Error as error:
-        raise UnreadableInput(f"{path}: row 1: {csv_reason(error, 1)}") from None
+    number = 0  # the rows read before this one (the header is row 1)
+
+    def at(line: int) -> str:
+        return f"row {number + 1} (line {line})" if number else "row 1"
+
+    reader = csv_rows(text, str(path), delimiter, at)
+    header = next(reader, (1, None))[1]
     if not header or not any(h.strip() for h in header):
         raise UnreadableInput(f"{path}: empty file; the first row must name the columns")
     _check_header(path, header)
 
     def rows() -> Iterator[SourceRow]:
+        nonlocal number
         number = 1
-        while True:
-            starts_on = reader.line_num + 1
-            try:
-                cells = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as error:
-                raise UnreadableInput(
-                    f"{path}: row {number + 1} (line {starts_on}): {csv_reason(error, starts_on)}"
-                ) from None
+        for _, cells in reader:
             if not cells:
                 continue  # an empty line
             number += 1
