@@ -198,4 +198,4 @@ def test_a_run_that_comes_after_the_servers_stop_is_a_worded_503_and_starts_no_w
         response = served.get(url, params=params)
         assert response.status_code == 503, response.text
         assert "the server is stopping" in unescape(response.text) and "Traceback" not in response.text
-    assert _workers() == before
+    assert not _workers() - before  # none started (another test's worker may end meanwhile)
