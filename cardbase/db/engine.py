@@ -747,17 +747,53 @@ def _check_database_file(path: str) -> None:
 
 def _use_wal(engine: Engine) -> None:
     """WAL journal mode (kept by the file), set only once the file is known to be cardbase's: a
-    database of another program is refused before anything is written to it, its header included."""
+    database of another program is refused before anything is written to it, its header included.
+
+    The switch needs the file to itself for a moment, and SQLite refuses it at once, without waiting,
+    while another program holds it (programs opening a new file together: one failed 'database is
+    locked', as a traceback). It is tried again within the lock budget; a file another program has
+    switched meanwhile is done; past the budget it is ``DatabaseBusy``."""
+    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+    pause = 0.005
+    while True:
+        raw = engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute("PRAGMA journal_mode=WAL")
+                return
+            finally:
+                cursor.close()
+        except SADatabaseError:
+            return  # a read-only database keeps its mode; reads still work
+        except Exception as error:
+            reason = str(error)
+            if "readonly" in reason or "read-only" in reason:
+                return
+            if not any(phrase in reason.lower() for phrase in BUSY):
+                raise DatabaseError(f"cannot set the journal mode: {describe_database_error(reason)}") from None
+        finally:
+            raw.close()
+        if _journal_mode(engine) == "wal":
+            return
+        if time.monotonic() >= deadline:
+            raise busy()
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
+
+
+def _journal_mode(engine: Engine) -> str | None:
+    """The file's journal mode as read now, or None when it cannot be read this moment (locked)."""
     raw = engine.raw_connection()
     try:
         cursor = raw.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.close()
-    except SADatabaseError:
-        pass  # a read-only database keeps its mode; reads still work
-    except Exception as error:
-        if "readonly" not in str(error) and "read-only" not in str(error):
-            raise
+        try:
+            row = cursor.execute("PRAGMA journal_mode").fetchone()
+        finally:
+            cursor.close()
+        return str(row[0]).lower() if row else None
+    except Exception:  # locked again: the caller tries the switch again
+        return None
     finally:
         raw.close()
 
