@@ -326,6 +326,17 @@ class Action(Protocol):
     def __str__(self) -> str: ...
 
 
+SAID_SHARED = re.compile(r"[:;,]\s*(?:a\s+)?shared (?:victory|result)$")
+"""How a shared victory's reason ends, as the games word it (Méa's "…: a shared result", Meio's
+"…: shared victory", Meikyu's "…; still tied: a shared victory"); records keep it so."""
+
+
+def reason_beside_winners(reason: str, shared: bool) -> str:
+    """``Outcome.reason`` as said after its winners ("P1 and P4 share the victory: …"): the ending
+    of a shared victory's reason that says so again is left out there, so each fact is said once."""
+    return SAID_SHARED.sub("", reason) if shared else reason
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a finished game ended.

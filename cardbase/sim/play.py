@@ -19,7 +19,7 @@ from typing import Any
 
 from cardbase.errors import counted, quoted
 from cardbase.fuzzy import AmbiguousName, match
-from cardbase.games.base import Agent, GameError, IllegalAction, Rules, State
+from cardbase.games.base import Agent, GameError, IllegalAction, Rules, State, reason_beside_winners
 from cardbase.names import fold
 
 HELP = """Commands:
@@ -236,8 +236,9 @@ class _Loop:
         self.display()
         outcome = table.state.outcome()
         if outcome is not None:
-            winners = ", ".join(f"P{w + 1}" + (" (you)" if w == human else "") for w in outcome.winners)
-            self.write(f"Game over: {outcome.reason}. Winner{'s' if outcome.shared else ''}: {winners}.")
+            winners = [f"P{w + 1}" + (" (you)" if w == human else "") for w in outcome.winners]
+            who = f"{' and '.join(winners)} share the victory" if outcome.shared else f"Winner: {winners[0]}"
+            self.write(f"Game over: {reason_beside_winners(outcome.reason, outcome.shared)}. {who}.")
         return Session(table.state, abandoned=False)
 
     def _card(self, fragment: str) -> str:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.staticfiles import StaticFiles
@@ -26,7 +28,15 @@ def for_players(text: object) -> str:
     return players_words(said_of(text) if isinstance(text, str) else str(text))
 
 
+def beside_winners(outcome: Mapping[str, Any]) -> str:
+    """An outcome's reason as said after its winners (``games.base.reason_beside_winners``)."""
+    from cardbase.games.base import reason_beside_winners
+
+    return reason_beside_winners(str(outcome["reason"]), len(outcome["winners"]) > 1)
+
+
 TEMPLATES.env.filters["for_players"] = for_players
+TEMPLATES.env.filters["beside_winners"] = beside_winners
 
 
 def create_app(settings: ServerSettings) -> FastAPI:
