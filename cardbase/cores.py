@@ -144,6 +144,31 @@ def map_in_processes(work: Callable[[Any], R], chunks: Iterable[Any], jobs: int)
                     here.send(None)
             else:
                 process.kill()
+        _stop(workers)
+
+
+STOP_SECONDS = 5.0
+"""How long workers told to stop may take to end; those left then are terminated, then killed."""
+
+
+def _stop(workers: list[tuple[Any, Any]]) -> None:
+    """Wait for ``workers`` (told to stop, or killed) to end, within :data:`STOP_SECONDS` in all:
+    one stuck (its work's thread or exit handler never ending) is terminated, then killed, so the
+    command never hangs on it; a Ctrl-C while waiting kills them all at once. Their pipes are closed."""
+    import time
+
+    try:
+        deadline = time.monotonic() + STOP_SECONDS
+        for process, _ in workers:
+            process.join(max(0.0, deadline - time.monotonic()))
+        left = [process for process, _ in workers if process.is_alive()]
+        for process in left:
+            process.terminate()
+        for process in left:
+            process.join(1.0)
+    finally:
         for process, here in workers:
-            process.join()
+            if process.is_alive():
+                process.kill()  # cannot be ignored
+                process.join()
             here.close()

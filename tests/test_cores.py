@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -104,3 +105,35 @@ def test_workers_end_when_their_parent_is_killed_outright(tmp_path: Path) -> Non
     while any(running(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(running(pid) for pid in workers)
+
+
+def test_a_worker_that_ignores_the_stop_is_ended_not_waited_for(tmp_path: Path) -> None:
+    """After the last result the workers are told to stop; one that does not end (here: it sleeps on
+    after the stop, and ignores SIGTERM) held the command for good in ``process.join()``. It is
+    terminated, then killed, after ``STOP_SECONDS``; the map's results are all given."""
+    script = tmp_path / "stubborn.py"
+    script.write_text(
+        "import multiprocessing, signal, time\n"
+        "from cardbase import cores\n"
+        "serve = cores._serve_chunks\n"
+        "def stubborn(work, inbox, parents):\n"
+        "    signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "    serve(work, inbox, parents)\n"
+        "    time.sleep(300)\n"
+        "cores._serve_chunks = stubborn\n"
+        "cores.STOP_SECONDS = 0.2\n"
+        "print(sum(cores.map_in_processes(abs, range(-10, 10), 2)), flush=True)\n"
+        "print('left', len(multiprocessing.active_children()), flush=True)\n",
+        encoding="utf-8",
+    )
+    # its own session: the workers of a hang are ended with it
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=REPO, start_new_session=True
+    )
+    try:
+        out, _ = parent.communicate(timeout=120)  # a bound on a hang, far above the stop's 0.2 s + 1 s
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(parent.pid, signal.SIGKILL)
+        parent.wait()
+    assert out.split("\n") == ["100", "left 0", ""] and parent.returncode == 0
