@@ -97,8 +97,8 @@ class LabRun:
 
 def field_choices(database: Database, deck_id: int) -> tuple[list[FieldChoice], int]:
     """The decks the field may hold: the database's other Méa decks (by name, at most
-    :data:`FIELD_DECKS_LISTED`), then the shipped examples that play; and how many other Méa decks
-    are not listed (the page says so: they are not left out unseen)."""
+    :data:`FIELD_DECKS_LISTED`), then the shipped examples (those the play form offers); and how many
+    other Méa decks are not listed (the page says so: they are not left out unseen)."""
     from cardbase.decks.store import list_decks
     from cardbase.sim.table_setup import DeckChoice, deck_problems, example_decks, example_label
 
@@ -109,31 +109,23 @@ def field_choices(database: Database, deck_id: int) -> tuple[list[FieldChoice], 
         )
         for d in others[:FIELD_DECKS_LISTED]
     ]
-    examples = [name for name in example_decks("mea") if _plays(database, name)]
-    shipped = [FieldChoice(f"example:{name}", f"{example_label(name)} (example)", True) for name in examples]
+    shipped = [
+        FieldChoice(
+            f"example:{name}",
+            f"{example_label(name)} (example)",
+            True,
+            tuple(deck_problems(database, DeckChoice(example=name))),
+        )
+        for name in example_decks("mea")
+    ]
     # the decks that play first; the others after them, marked with why (the lab would refuse them)
-    playing = [c for c in own if not c.problems] + shipped + [c for c in own if c.problems]
-    return playing, max(0, len(others) - FIELD_DECKS_LISTED)
-
-
-def _plays(database: Database, example: str) -> bool:
-    """Whether the shipped example deck ``example`` loads as a deck to play (``mea-broken.txt``, the
-    example of a refused deck, does not): one that would be refused is offered to no one."""
-    from cardbase.errors import DatabaseError
-    from cardbase.sim.table_setup import DeckChoice, load_choice
-
-    try:
-        load_choice(database, DeckChoice(example=example), example, None)
-    except DatabaseError:
-        raise  # busy or unusable: the database's, not the example's
-    except CardbaseError:
-        return False
-    return True
+    listed = [c for c in own + shipped if not c.problems] + [c for c in own + shipped if c.problems]
+    return listed, max(0, len(others) - FIELD_DECKS_LISTED)
 
 
 def default_field(choices: Sequence[FieldChoice]) -> list[str]:
-    """The field a first visit offers: the shipped examples (decks of players' own are chosen by them)."""
-    return [c.key for c in choices if c.example] or [c.key for c in choices[:1] if not c.problems]
+    """The field a first visit offers: the shipped examples that play (decks of players' own are chosen by them)."""
+    return [c.key for c in choices if c.example and not c.problems] or [c.key for c in choices[:1] if not c.problems]
 
 
 def deck_choice(key: str, what: str) -> DeckChoice:

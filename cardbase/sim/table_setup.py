@@ -25,6 +25,8 @@ PLAYER_COUNTS: dict[str, tuple[int, ...]] = {"mea": (2,), "meio": (2, 3, 4), "me
 DEFAULT_PLAYERS = {"mea": 2, "meio": 3, "meikyu": 3}
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "decks"
 """The shipped example decks (a source checkout); only their names are ever taken from a request."""
+BROKEN_EXAMPLES = frozenset({"mea-broken.txt"})
+"""Shipped examples broken on purpose (what ``deck validate`` reports of a refused deck): never offered to play."""
 
 
 @dataclass(frozen=True)
@@ -59,10 +61,12 @@ class TableSetup:
 
 
 def example_decks(game_id: str = "mea") -> list[str]:
-    """The shipped example decks of a game (file names), if this is a source checkout."""
+    """The shipped example decks of a game to play (file names), if this is a source checkout: the
+    play and lab forms offer these (not :data:`BROKEN_EXAMPLES`)."""
     if not EXAMPLES.is_dir():
         return []
-    return sorted(p.name for p in EXAMPLES.glob(f"{game_id}-*.txt") if p.is_file())
+    found = EXAMPLES.glob(f"{game_id}-*.txt")
+    return sorted(p.name for p in found if p.is_file() and p.name not in BROKEN_EXAMPLES)
 
 
 def example_label(file: str) -> str:
@@ -146,6 +150,9 @@ def load_choice(database: Database, choice: DeckChoice, which: str, house: Any) 
     elif choice.example is not None:
         if choice.example not in example_decks("mea"):
             known = ", ".join(example_decks("mea")) or "none here"
+            if choice.example in BROKEN_EXAMPLES:
+                said = f"{choice.example} is broken on purpose (it shows a refused deck), not an example to play"
+                raise UsageError(f"{which}: {said} (known: {known})")
             raise UsageError(f"{which}: no example deck {quoted(choice.example)} (known: {known})")
         path = EXAMPLES / choice.example
         resolved = resolve_text(database, read_deck_data(read_text(path, "deck list"), str(path)), "mea")
