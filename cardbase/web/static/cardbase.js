@@ -434,6 +434,7 @@ window.cardbaseTyped = (() => {
       if (!typed.typing()) refocus(data.get("card"), data.get("section") || "", cls); // typing on meanwhile: stays
       tellSaved(data.get("card"), data.get("section") || "", name);
       undoable(before, editWords(data, name));
+      if (form.closest("#results")) clearOfUndo(data.get("card"));
     } else if (result.status === 412) {
       // changed elsewhere (another tab, another person): show the deck as it now is, never overwrite it
       forgetUndo();
@@ -504,6 +505,12 @@ window.cardbaseTyped = (() => {
     if (!(version > 0) || shownVersion() === before) return; // no version known, or nothing was written
     undoSteps.push({ version, words });
     showUndo();
+  }
+  // The search result just added from, with its notes ("in deck: 1", a neighbour's "Not offered: …"),
+  // scrolled clear of the Undo toast that came with the add (the page's scroll-padding keeps its place).
+  function clearOfUndo(cardId) {
+    const result = $$("#results [data-card-id]").find((el) => el.dataset.cardId === cardId);
+    result?.scrollIntoView({ block: "nearest" });
   }
   function forgetUndo() {
     undoSteps.length = 0;
