@@ -100,15 +100,12 @@ def field_choices(database: Database, deck_id: int) -> tuple[list[FieldChoice], 
     :data:`FIELD_DECKS_LISTED`), then the shipped examples (those the play form offers); and how many
     other Méa decks are not listed (the page says so: they are not left out unseen)."""
     from cardbase.decks.store import list_decks
-    from cardbase.sim.table_setup import DeckChoice, deck_problems, example_decks, example_label
+    from cardbase.sim.table_setup import DeckChoice, deck_problems, example_decks, example_label, stored_deck_problems
 
     others = [d for d in list_decks(database) if d["game"] == "mea" and d["id"] != deck_id]
-    own = [
-        FieldChoice(
-            f"deck:{d['id']}", str(d["name"]), False, tuple(deck_problems(database, DeckChoice(deck_id=d["id"])))
-        )
-        for d in others[:FIELD_DECKS_LISTED]
-    ]
+    listed = others[:FIELD_DECKS_LISTED]
+    problems = stored_deck_problems(database, [d["id"] for d in listed])
+    own = [FieldChoice(f"deck:{d['id']}", str(d["name"]), False, tuple(problems[d["id"]])) for d in listed]
     shipped = [
         FieldChoice(
             f"example:{name}",
@@ -119,8 +116,8 @@ def field_choices(database: Database, deck_id: int) -> tuple[list[FieldChoice], 
         for name in example_decks("mea")
     ]
     # the decks that play first; the others after them, marked with why (the lab would refuse them)
-    listed = [c for c in own + shipped if not c.problems] + [c for c in own + shipped if c.problems]
-    return listed, max(0, len(others) - FIELD_DECKS_LISTED)
+    ordered = [c for c in own + shipped if not c.problems] + [c for c in own + shipped if c.problems]
+    return ordered, max(0, len(others) - FIELD_DECKS_LISTED)
 
 
 def default_field(choices: Sequence[FieldChoice]) -> list[str]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,10 +114,12 @@ def load_resolved(
     drop_unknown: bool = False,
     house: HouseFormats | None = None,
     drop_hint: str = DROP_HINT,
+    rows: Mapping[str, Any] | None = None,
 ) -> LoadedDeck:
     """A resolved Méa deck (a file, a database deck, a pasted list) checked and ready to play;
     ``source`` names it in messages, ``drop_hint`` says how the caller leaves out a card of unknown
-    stats (the table has no --drop-unknown). See :func:`load_deck`."""
+    stats (the table has no --drop-unknown); ``rows``: its cards' ``Card`` rows by id, read before
+    (a listing checks many decks), else read here. See :func:`load_deck`."""
     from sqlmodel import col, select
 
     from cardbase.db.models import Card
@@ -134,9 +136,10 @@ def load_resolved(
     if not report.valid:
         errors = [p for p in report.problems if p.severity == "error"]
         raise InvalidData(source, [str(p) for p in errors], writes=False, found=errors)
-    ids = [c.card_id for c in resolved.deck.main.cards]
-    with database.session() as session:
-        rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}
+    if rows is None:
+        ids = [c.card_id for c in resolved.deck.main.cards]
+        with database.session() as session:
+            rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}
     counts: Counter[str] = Counter()
     for c in resolved.deck.main.cards:
         counts[c.card_id] += c.count

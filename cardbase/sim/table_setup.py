@@ -8,8 +8,9 @@ Every choice is checked where it enters, with one message naming it; the faces (
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -146,7 +147,7 @@ def load_choice(database: Database, choice: DeckChoice, which: str, house: Any) 
         except UnknownDeck as error:
             said = error.args[0] if error.args and isinstance(error.args[0], str) else str(error)  # maybe a Said
             raise UnknownDeck(prefixed(f"{which}: ", said)).refusing(choice.deck_id) from None
-        source = f"{which}: database deck {choice.deck_id}"
+        source = stored_source(which, choice.deck_id)
     elif choice.example is not None:
         if choice.example not in example_decks("mea"):
             known = ", ".join(example_decks("mea")) or "none here"
@@ -162,16 +163,62 @@ def load_choice(database: Database, choice: DeckChoice, which: str, house: Any) 
         source = f"{which} (pasted)"
     else:
         raise UsageError(f"{which}: choose a deck (a database deck, an example, or a pasted list)")
-    return load_resolved(database, resolved, source, house=house, drop_hint="remove it from the deck to leave it out")
+    return load_resolved(database, resolved, source, house=house, drop_hint=TABLE_DROP_HINT)
+
+
+TABLE_DROP_HINT = "remove it from the deck to leave it out"
+"""How a table's deck leaves out a card of unknown stats (a table has no --drop-unknown)."""
+
+
+def stored_source(which: str, deck_id: int) -> str:
+    """A database deck as a table's messages name it."""
+    return f"{which}: database deck {deck_id}"
 
 
 def deck_problems(database: Database, choice: DeckChoice, house: Any = None) -> list[str]:
     """Why a table would refuse this Méa deck (its problems, as the start would list them); none:
     it plays. The start form offers the playable decks first and marks the others."""
+    return _problems(lambda: load_choice(database, choice, "the deck", house))
+
+
+def stored_deck_problems(database: Database, deck_ids: Sequence[int], house: Any = None) -> dict[int, list[str]]:
+    """:func:`deck_problems` of many database decks (by id), read together: their entries, their cards'
+    index entries and rows in a few queries in all, not a few a deck (the play form and the lab list
+    up to 50 decks a page view)."""
+    from sqlmodel import col, select
+
+    from cardbase.db.models import Card
+    from cardbase.decks.catalog import load_cards
+    from cardbase.decks.service import resolve_known
+    from cardbase.decks.store import load_decks
+    from cardbase.sim.mea import load_resolved
+
+    decks = load_decks(database, deck_ids)
+    ids = {c.card_id for deck in decks.values() for c in deck.cards}
+    with database.read() as conn:
+        known = load_cards(conn, ids)
+    with database.session() as session:
+        rows = {row.id: row for row in session.scalars(select(Card).where(col(Card.id).in_(ids)))}
+
+    def load(deck_id: int) -> Any:
+        resolved = resolve_known(database, decks[deck_id], known)[0]
+        source = stored_source("the deck", deck_id)
+        return load_resolved(database, resolved, source, house=house, drop_hint=TABLE_DROP_HINT, rows=rows)
+
+    return {
+        deck_id: _problems(partial(load, deck_id))
+        if deck_id in decks
+        else deck_problems(database, DeckChoice(deck_id=deck_id), house)  # gone meanwhile: said as for one
+        for deck_id in deck_ids
+    }
+
+
+def _problems(load: Callable[[], Any]) -> list[str]:
+    """The problems that make ``load`` refuse a deck (none: it loads)."""
     from cardbase.errors import CardbaseError, InvalidData
 
     try:
-        load_choice(database, choice, "the deck", house)
+        load()
     except InvalidData as error:
         return list(error.problems) or [str(error).splitlines()[0]]
     except CardbaseError as error:

@@ -404,6 +404,7 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
         example_decks,
         example_label,
         rule_fields,
+        stored_deck_problems,
     )
 
     settings = request.app.state.settings
@@ -414,9 +415,10 @@ def _start_context(request: Request, game_id: str, form: dict[str, Any] | None =
     # The decks edited last (CHECKED_OFFERS) and the examples are checked as the start checks them: the
     # playable ones first (the player's own, then the examples), then the invalid ones, marked, so the
     # default starts a game; older decks follow, marked as not checked (Start checks what is chosen).
+    problems = stored_deck_problems(settings.database, [d["id"] for d in decks[:CHECKED_OFFERS]], settings.house)
     offers: list[dict[str, Any]] = [
         {"value": f"db:{d['id']}", "label": f"{d['name']} (database)", "updated": (d["updated"], d["id"]),
-         "problems": deck_problems(settings.database, DeckChoice(deck_id=d["id"]), settings.house)}
+         "problems": problems[d["id"]]}
         for d in decks[:CHECKED_OFFERS]
     ] + [
         {"value": f"example:{e}", "label": f"{example_label(e)} (example)", "updated": None,
