@@ -222,6 +222,11 @@ class UnknownCard(CardbaseError, LookupError):
             self.said = said
 
 
+def and_list(items: Sequence[str]) -> str:
+    """``items`` as said in a sentence: "P1", "P1 and P3", "P1, P3 and P4"."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}" if items else ""
+
+
 def of_other_games(name: str, games: Sequence[str], other_than: str, named: Callable[[str], str] = str) -> str:
     """What a card name of ``games`` but not of ``other_than`` is, the one wording of every face (a
     lookup, a deck line, a collection line, a card added to a deck): ``'Grimoire' is a meikyu card, not

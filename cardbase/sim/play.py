@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardbase.errors import counted, quoted
+from cardbase.errors import and_list, counted, quoted
 from cardbase.fuzzy import AmbiguousName, match
 from cardbase.games.base import Agent, GameError, IllegalAction, Rules, State, reason_beside_winners
 from cardbase.names import fold
@@ -237,7 +237,7 @@ class _Loop:
         outcome = table.state.outcome()
         if outcome is not None:
             winners = [f"P{w + 1}" + (" (you)" if w == human else "") for w in outcome.winners]
-            who = f"{' and '.join(winners)} share the victory" if outcome.shared else f"Winner: {winners[0]}"
+            who = f"{and_list(winners)} share the victory" if outcome.shared else f"Winner: {winners[0]}"
             self.write(f"Game over: {reason_beside_winners(outcome.reason, outcome.shared)}. {who}.")
         return Session(table.state, abandoned=False)
 

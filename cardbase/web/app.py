@@ -35,7 +35,15 @@ def beside_winners(outcome: Mapping[str, Any]) -> str:
     return reason_beside_winners(str(outcome["reason"]), len(outcome["winners"]) > 1)
 
 
+def winners_said(outcome: Mapping[str, Any], seat: int | None) -> str:
+    """An outcome's winners as said to the player at ``seat``: "P1 (you), P3 and P4"."""
+    from cardbase.errors import and_list
+
+    return and_list([f"P{w + 1}" + (" (you)" if w == seat else "") for w in outcome["winners"]])
+
+
 TEMPLATES.env.filters["for_players"] = for_players
+TEMPLATES.env.filters["winners_said"] = winners_said
 TEMPLATES.env.filters["beside_winners"] = beside_winners
 
 

@@ -65,4 +65,11 @@ def test_the_terminals_end_line_says_a_shared_victory_once() -> None:
     result = CliRunner().invoke(app, args, input="\n".join(typed) + "\n")
     assert result.exit_code == 0, result.output
     end = [line for line in result.stdout.splitlines() if line.startswith("Game over")]
-    assert end == ["Game over: tie for the lowest total after 3 rounds. P1 (you) and P3 and P4 share the victory."]
+    assert end == ["Game over: tie for the lowest total after 3 rounds. P1 (you), P3 and P4 share the victory."]
+
+
+def test_three_winners_are_said_as_a_list() -> None:
+    """Three winners read "P1, P3 and P4", not "P1 and P3 and P4"."""
+    outcome = meio_outcome(MeioRules(players=4), (5, 9, 5, 5), [(5, 9, 5, 5)])
+    said = _outcome_text(outcome.to_dict(), 2)
+    assert said.startswith("P1, P3 (you) and P4 share the victory: "), said
