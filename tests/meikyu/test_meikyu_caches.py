@@ -192,6 +192,26 @@ def test_card_sets_equal_a_brute_force_enumeration() -> None:
                 assert list(t.choices(hand, mode, lab)) == brute_force_sets(t, hand, mode, lab), (hand, mode, lab)
 
 
+@pytest.mark.parametrize("options", [{}, {"grimoire": "stack"}, {"sword": "one"}])
+def test_whether_a_hand_forms_card_sets_is_whether_it_has_any(options: dict[str, Any]) -> None:
+    """``forms_sets`` (the main choice's first steps read it instead of enumerating a new hand's
+    sets) says what ``choices`` says: some set for a quest, with and without the Laboratory, and
+    for a development; over hands from empty to ten cards, some with no character."""
+    t = MeikyuTables(MeikyuRules(default_pool(), players=3, **options))
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(600):
+        hand = [0] * t.K
+        cards = t.kingdom_cards if rng.random() < 0.5 else [k for k in t.kingdom_cards if t.ktype[k] != CHAR]
+        for k in rng.sample(cards, rng.randrange(min(11, len(cards)))):
+            hand[k] += 1
+        for mode, lab in ((QUEST, False), (QUEST, True), (DEVELOP, False)):
+            some = bool(t.choices(hand, mode, lab))
+            assert t.forms_sets(hand, mode, lab) == some, (hand, mode, lab)
+            seen.add((mode, lab, some))
+    assert len(seen) == 6  # each answer met both ways
+
+
 def test_hand_keys_are_the_counts_as_digits() -> None:
     t = MeikyuTables(MeikyuRules(default_pool(), players=2))
     rng = random.Random(3)
