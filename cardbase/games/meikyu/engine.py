@@ -41,6 +41,7 @@ from cardbase.games.base import (
     CHANCE,
     SPECTATOR,
     TERMINAL,
+    CheckedSteps,
     IllegalAction,
     InvalidAction,
     InvalidPosition,
@@ -2185,8 +2186,10 @@ class MeikyuState(State):
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:
             return None
-        check_steps(self, ids)
         t = self._t
+        if type(ids) is CheckedSteps and len(ids) > 1 and ids[-1] != t.ids.done:
+            return None  # a card set's steps so far, each legal where taken: its done step is to come
+        check_steps(self, ids)
         if self.current_player == CHANCE:
             if len(ids) > 1:
                 raise IllegalAction(f"a chance step is a whole action; no step follows {ids[0]}", "steps")
