@@ -156,6 +156,33 @@ def test_the_same_with_lands_in_two_copies() -> None:
             play_and_compare(rules, seed)
 
 
+@pytest.mark.parametrize("reading", range(len(READINGS)))
+def test_the_main_choices_first_steps_need_no_memo(reading: int) -> None:
+    """The main choice's first steps (OpenSpiel's ids) are the same whether the main memo holds the
+    hand (its card sets enumerated) or not (``forms_sets`` only), and are the first steps of the
+    legal actions."""
+    rules = MeikyuRules(default_pool(), players=3, **READINGS[reading])
+    main = 0
+    for seed in range(3):
+        state = rules.new_initial_state(seed)
+        rng = random.Random(seed)
+        while state.current_player != TERMINAL:
+            if state.current_player == CHANCE:
+                state.apply_unchecked(state.sample_chance())
+                continue
+            if state.ask == A_MAIN:
+                t = rules.tables
+                p = state.current_player
+                t.main_cache[bool(state.effects(p)[0] & B_LAB)].pop(state.hand_key(p), None)
+                cold = state.legal_ids()
+                legal = state.legal_actions()  # (the memo holds the hand now)
+                assert cold == state.legal_ids() == sorted({state.action_ids(a)[0] for a in legal}), (seed, cold)
+                main += 1
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+    assert main > 100
+
+
 def brute_force_sets(
     t: MeikyuTables, hand: list[int], mode: int, lab: bool
 ) -> list[tuple[tuple[str, ...], str | None]]:
