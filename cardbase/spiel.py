@@ -444,12 +444,16 @@ class CardbaseState(pyspiel.State):  # type: ignore[misc]  # pyspiel ships no ty
             held.unchecked = False
         else:
             legal = held.legal  # ascending (OpenSpiel's rule): a binary search
-            if legal is None:
-                held.check(step)
-            else:
+            if legal is not None:
                 at = bisect_left(legal, step)
                 if at == len(legal) or legal[at] != step:
                     held.check(step)
+            elif (chance := held.chance) is not None:  # (the outcomes asked: as check reads them)
+                at = bisect_left(chance, step, key=_first)
+                if at == len(chance) or chance[at][0] != step:
+                    held.check(step)
+            else:
+                held.check(step)
         # Take the step (inlined: the hot path of every OpenSpiel user).
         prefix = held.prefix
         prefix.append(step)

@@ -156,6 +156,33 @@ def test_the_same_with_lands_in_two_copies() -> None:
             play_and_compare(rules, seed)
 
 
+@pytest.mark.parametrize("reading", range(len(READINGS)))
+def test_the_main_choices_first_steps_need_no_memo(reading: int) -> None:
+    """The main choice's first steps (OpenSpiel's ids) are the same whether the main memo holds the
+    hand (its card sets enumerated) or not (``forms_sets`` only), and are the first steps of the
+    legal actions."""
+    rules = MeikyuRules(default_pool(), players=3, **READINGS[reading])
+    main = 0
+    for seed in range(3):
+        state = rules.new_initial_state(seed)
+        rng = random.Random(seed)
+        while state.current_player != TERMINAL:
+            if state.current_player == CHANCE:
+                state.apply_unchecked(state.sample_chance())
+                continue
+            if state.ask == A_MAIN:
+                t = rules.tables
+                p = state.current_player
+                t.main_cache[bool(state.effects(p)[0] & B_LAB)].pop(state.hand_key(p), None)
+                cold = state.legal_ids()
+                legal = state.legal_actions()  # (the memo holds the hand now)
+                assert cold == state.legal_ids() == sorted({state.action_ids(a)[0] for a in legal}), (seed, cold)
+                main += 1
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+    assert main > 100
+
+
 def brute_force_sets(
     t: MeikyuTables, hand: list[int], mode: int, lab: bool
 ) -> list[tuple[tuple[str, ...], str | None]]:
@@ -190,6 +217,26 @@ def test_card_sets_equal_a_brute_force_enumeration() -> None:
         for mode in (QUEST, DEFEND, DEVELOP):
             for lab in (False, True):
                 assert list(t.choices(hand, mode, lab)) == brute_force_sets(t, hand, mode, lab), (hand, mode, lab)
+
+
+@pytest.mark.parametrize("options", [{}, {"grimoire": "stack"}, {"sword": "one"}])
+def test_whether_a_hand_forms_card_sets_is_whether_it_has_any(options: dict[str, Any]) -> None:
+    """``forms_sets`` (the main choice's first steps read it instead of enumerating a new hand's
+    sets) says what ``choices`` says: some set for a quest, with and without the Laboratory, and
+    for a development; over hands from empty to ten cards, some with no character."""
+    t = MeikyuTables(MeikyuRules(default_pool(), players=3, **options))
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(600):
+        hand = [0] * t.K
+        cards = t.kingdom_cards if rng.random() < 0.5 else [k for k in t.kingdom_cards if t.ktype[k] != CHAR]
+        for k in rng.sample(cards, rng.randrange(min(11, len(cards)))):
+            hand[k] += 1
+        for mode, lab in ((QUEST, False), (QUEST, True), (DEVELOP, False)):
+            some = bool(t.choices(hand, mode, lab))
+            assert t.forms_sets(hand, mode, lab) == some, (hand, mode, lab)
+            seen.add((mode, lab, some))
+    assert len(seen) == 6  # each answer met both ways
 
 
 def test_hand_keys_are_the_counts_as_digits() -> None:

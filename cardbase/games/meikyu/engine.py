@@ -41,6 +41,7 @@ from cardbase.games.base import (
     CHANCE,
     SPECTATOR,
     TERMINAL,
+    CheckedSteps,
     IllegalAction,
     InvalidAction,
     InvalidPosition,
@@ -1085,10 +1086,21 @@ class MeikyuState(State):
         """Step 2's choices, in :class:`ActionList`'s order."""
         t = self._t
         p = self._turn
-        eff = self._eff[p]
         key = self._hkey[p]
-        lab = bool(eff & B_LAB)
+        lab = bool(self._eff[p] & B_LAB)
         qc, dc, held_aggression, has_map = t.main_cache[lab].get(key) or t.main_choices(self._hands[p], key, lab)
+        free, rooms, by, targets = self._main_options(bool(qc), held_aggression, has_map)
+        return ActionList(t, free, rooms, qc, by, targets, self._undev[p], dc)
+
+    def _main_options(
+        self, quest: bool, held_aggression: tuple[str, ...], has_map: bool
+    ) -> tuple[Sequence[Any], Sequence[int], Sequence[str], Sequence[tuple[int, str | None]]]:
+        """Step 2's choices besides the card sets: the free plays, and when some card set can go on
+        a quest (``quest``) the rooms, the ways to aggress (``held_aggression``: the aggression cards
+        held) and the targets. (The main choice's actions and its steps' ids read them alike.)"""
+        t = self._t
+        p = self._turn
+        eff = self._eff[p]
         free: Sequence[Any]
         if eff & B_MIXED:
             free = [MAP] if has_map and self._mpile else []
@@ -1099,7 +1111,7 @@ class MeikyuState(State):
         rooms: Sequence[int] = ()
         by: Sequence[str] = ()
         targets: Sequence[tuple[int, str | None]] = ()
-        if qc:
+        if quest:
             rooms = tuple(self._rooms) if t.unique_lands else tuple(dict.fromkeys(self._rooms))
             by = (*held_aggression, COUNCIL) if eff & B_COUNCIL else held_aggression
             if by:
@@ -1109,7 +1121,7 @@ class MeikyuState(State):
                     targets = [named[q][land] for q in t.others[p] for land in takeable[q]]
                 else:  # (seat, None): the defender chooses
                     targets = [(q, None) for q in t.others[p] if takeable[q]]
-        return ActionList(t, free, rooms, qc, by, targets, self._undev[p], dc)
+        return free, rooms, by, targets
 
     def _legal_defend(self) -> tuple[Defend, ...]:
         p = self.current_player
@@ -2064,33 +2076,7 @@ class MeikyuState(State):
         t = self._t
         ids = t.ids
         if ask == A_MAIN and not prefix:
-            legal = self._main_actions()
-            free = legal._free
-            if free is t.free_plain:
-                out = list(t.free_plain_ids)
-            elif free is t.free_map:
-                out = list(t.free_map_ids)
-            else:
-                out = list(map(t.step_of.__getitem__, map(id, free)))
-            if legal._qc:
-                base = ids.quest
-                out.extend([base + room for room in legal._rooms])
-                by = legal._by
-                if by:
-                    ways, lands, lindex, way_of = ids.ways, ids.lands, t.lindex, t.way_of
-                    # (q × (lands + 1) + where) × ways + way, from ids.attack
-                    at = [
-                        ids.attack + (q * (lands + 1) + (lands if land is None else lindex[land])) * ways
-                        for q, land in legal._targets
-                    ]
-                    for name in by:
-                        way = ways - 1 if name == COUNCIL else way_of[name]
-                        out.extend([a + way for a in at])
-            if legal._dc:
-                base = ids.develop
-                out.extend([base + land for land in legal._undeveloped])
-            out.sort()
-            return out
+            return self._main_ids()
         if ask in (A_MAIN, A_DEFEND):
             head = self._head(prefix[0]) if ask == A_MAIN else None
             if ask == A_MAIN and head is None:
@@ -2119,6 +2105,48 @@ class MeikyuState(State):
         out = [get(id(a), -1) for a in actions]  # the interned actions' ids by table lookup
         if -1 in out:
             out = [self._step_id(a) for a in actions]
+        out.sort()
+        return out
+
+    def _main_ids(self) -> list[int]:
+        """The main choice's first steps: a free play's id, a quest's room, an aggression's target
+        and way, a development's land. Which card sets go with them is the steps after: so a hand
+        new to the memos is not enumerated for them (:meth:`MeikyuTables.forms_sets` says whether
+        it makes any), only once a quest, an aggression or a development is begun."""
+        t = self._t
+        ids = t.ids
+        p = self._turn
+        lab = bool(self._eff[p] & B_LAB)
+        menu = t.main_cache[lab].get(self._hkey[p])
+        if menu is None:
+            hand = self._hands[p]
+            quest, develop = t.forms_sets(hand, QUEST, lab), t.forms_sets(hand, DEVELOP, False)
+            held_aggression, has_map = t.held_aggression(hand), t.holds_map(hand)
+        else:
+            quest, develop, held_aggression, has_map = bool(menu[0]), bool(menu[1]), menu[2], menu[3]
+        free, rooms, by, targets = self._main_options(quest, held_aggression, has_map)
+        if free is t.free_plain:
+            out = list(t.free_plain_ids)
+        elif free is t.free_map:
+            out = list(t.free_map_ids)
+        else:
+            out = list(map(t.step_of.__getitem__, map(id, free)))
+        if quest:
+            base = ids.quest
+            out.extend([base + room for room in rooms])
+            if by:
+                ways, lands, lindex, way_of = ids.ways, ids.lands, t.lindex, t.way_of
+                # (q × (lands + 1) + where) × ways + way, from ids.attack
+                at = [
+                    ids.attack + (q * (lands + 1) + (lands if land is None else lindex[land])) * ways
+                    for q, land in targets
+                ]
+                for name in by:
+                    way = ways - 1 if name == COUNCIL else way_of[name]
+                    out.extend([a + way for a in at])
+        if develop:
+            base = ids.develop
+            out.extend([base + land for land in self._undev[p]])
         out.sort()
         return out
 
@@ -2158,8 +2186,10 @@ class MeikyuState(State):
     def action_from_ids(self, ids: Sequence[int]) -> MeikyuAction | None:
         if not ids:
             return None
-        check_steps(self, ids)
         t = self._t
+        if type(ids) is CheckedSteps and len(ids) > 1 and ids[-1] != t.ids.done:
+            return None  # a card set's steps so far, each legal where taken: its done step is to come
+        check_steps(self, ids)
         if self.current_player == CHANCE:
             if len(ids) > 1:
                 raise IllegalAction(f"a chance step is a whole action; no step follows {ids[0]}", "steps")

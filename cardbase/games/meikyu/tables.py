@@ -370,10 +370,26 @@ class MeikyuTables:
             hit = cache[key] = (
                 self.choices(hand, QUEST, lab),
                 self.choices(hand, DEVELOP, False),
-                tuple(self.knames[k] for k in self.aggression if hand[k]),
-                any(hand[m] for m in self.maps),
+                self.held_aggression(hand),
+                self.holds_map(hand),
             )
         return hit
+
+    def held_aggression(self, hand: Sequence[int]) -> tuple[str, ...]:
+        """The names of the aggression cards ``hand`` holds, alphabetically."""
+        return tuple([self.knames[k] for k in self.aggression if hand[k]])
+
+    def holds_map(self, hand: Sequence[int]) -> bool:
+        """Whether ``hand`` holds a Map."""
+        return any(map(hand.__getitem__, self.maps))
+
+    def forms_sets(self, hand: Sequence[int], mode: int, lab: bool) -> bool:
+        """Whether :meth:`choices` of ``hand`` has a card set for ``mode`` (QUEST or DEVELOP),
+        without enumerating them: any character alone is a set for either, and for a quest with
+        the Laboratory (``lab``) any item alone (played as a character); a set needs one of them,
+        and no Sword or Grimoire rule refuses one alone (a test checks it against ``choices``)."""
+        at = hand.__getitem__
+        return any(map(at, self.chars)) or (lab and mode != DEVELOP and any(map(at, self.items)))
 
     def defences(self, hand: Sequence[int], key: int, lab: bool) -> tuple[Defend, ...]:
         """The defender's choices from ``hand`` (whose :meth:`hand_key` is ``key``), as actions."""
