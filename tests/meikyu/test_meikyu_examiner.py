@@ -29,6 +29,7 @@ def rebuilt(state: MeikyuState) -> MeikyuState:
     goes on with the copy, so every later step checks that nothing the rules need was lost."""
     seat = state.current_player if state.current_player >= 0 else state.turn_player
     copy = MeikyuState.from_parts(state.observation(seat), *state.parts())
+    copy.rng.setstate(state.rng.getstate())  # chance goes on as it would have: from_parts has no seed
     assert list(copy.legal_actions()) == list(state.legal_actions())
     assert (copy.decision, copy.current_player, copy.context()) == (
         state.decision,

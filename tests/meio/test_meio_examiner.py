@@ -66,6 +66,7 @@ def rebuilt(state: MeioState, seat: int) -> MeioState:
         [state.aside_mask(s) for s in range(n)],
         state.leftover_mask(),
     )
+    copy.rng.setstate(state.rng.getstate())  # chance goes on as it would have: from_parts has no seed
     assert list(copy.legal_actions()) == list(state.legal_actions())
     assert (copy.current_player, copy.phase, copy.half, copy.tricks_won(), copy.totals()) == (
         state.current_player,
