@@ -818,23 +818,31 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
     with writing.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
-        if (current := _up_to_date(conn, said)) is not None:  # another program made it meanwhile
+        if (current := _up_to_date(conn, said, locked=True)) is not None:  # another program made it meanwhile
             return current
         return _make_or_upgrade(conn, said)
 
 
-def _up_to_date(conn: Connection, said: list[str]) -> int | None:
+def _up_to_date(conn: Connection, said: list[str], *, locked: bool = False) -> int | None:
     """The schema version when the database has the current schema with all its tables (the search
-    index's PostgreSQL parts made good), else None: the tables must be made or upgraded."""
+    index's PostgreSQL parts made good), else None: the tables must be made or upgraded, or a part
+    made good. Only under the write lock (``locked``) is anything made: programs opening a database
+    together each made the trigram index, and all but one failed ('relation … already exists')."""
     current, index = _current_version(conn)
     if current == tables.SCHEMA_VERSION:
         present = _columns(conn)
         if all(name in present for name in tables.METADATA.tables):
             _check_columns(conn, current, present)
-            if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
+            if conn.dialect.name != "postgresql":
+                return current
+            index_due = index == "none" and search_index.due(conn)  # pg_trgm may have come since
+            folded_lost = search_index.FOLDED_TEXT not in present["card"]  # search reads it: made again
+            if not locked and (index_due or folded_lost):
+                return None
+            if index_due:
                 _say(said, search_index.ensure(conn))
-            if conn.dialect.name == "postgresql" and search_index.FOLDED_TEXT not in present["card"]:
-                search_index.ensure_folded_text(conn)  # search reads it: a database that lost it gets it back
+            if folded_lost:
+                search_index.ensure_folded_text(conn)
             return current
     return None
 
