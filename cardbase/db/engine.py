@@ -6,6 +6,7 @@ SQLAlchemy URL works; ``postgresql://`` is served by psycopg 3.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -745,6 +746,39 @@ def _check_database_file(path: str) -> None:
         )
 
 
+def _make_whole(engine: Engine) -> None:
+    """A new SQLite database file appears whole, its header written and in WAL mode: made under a
+    temporary name beside it, then linked to its own (which fails if another program made it first:
+    that one is opened). SQLite makes a new file empty and writes it only as the tables are made: a
+    program opening it together (two commands, a server's workers) refused the file of a name that
+    does not say database (``cards``) as 'an empty file not named as a database'. Where the folder
+    takes no links, SQLite makes the file as before."""
+    import sqlite3
+    import tempfile
+
+    path = engine.url.database or ""
+    if not path or path == ":memory:" or path.startswith("file:") or os.path.lexists(path):
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    handle, made = tempfile.mkstemp(prefix=".cardbase-new-", suffix=".db", dir=folder)
+    try:
+        os.close(handle)
+        conn = sqlite3.connect(made)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")  # writes the header; the side files go as it closes
+        finally:
+            conn.close()
+        os.link(made, path)
+    except FileExistsError:
+        pass  # another program made it meanwhile: whole, as this one would have
+    except (OSError, sqlite3.Error):
+        pass  # no links there (or no room): SQLite makes the file as it connects
+    finally:
+        for leftover in (made, f"{made}-wal", f"{made}-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)
+
+
 def _use_wal(engine: Engine) -> None:
     """WAL journal mode (kept by the file), set only once the file is known to be cardbase's: a
     database of another program is refused before anything is written to it, its header included.
@@ -1026,6 +1060,8 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     engine = create_db_engine(url)
     notes: list[str] = []
     try:
+        if engine.dialect.name == "sqlite":
+            _make_whole(engine)
         _first_connection(engine, url)
         ensure_schema(engine, notes)
         if engine.dialect.name == "sqlite":

@@ -246,11 +246,38 @@ def test_a_collection_import_beside_a_catalog_import_both_are_made(db_url: str, 
 
 
 @sqlite_only
-@pytest.mark.parametrize("trial", range(3))
-def test_commands_started_together_on_a_new_file_of_any_name_all_open_it(trial: int, tmp_path: Path) -> None:
-    """A new database file of a name that does not say 'database' (``cards``): SQLite makes the file
-    empty first and writes it as the tables are made, and a program that looked at it meanwhile
-    refused it as 'an empty file not named as a database'."""
+def test_a_program_opening_a_new_file_of_any_name_as_another_makes_it_opens_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new database file of a name that does not say 'database' (``cards``): SQLite made the file
+    empty as the first program connected and wrote it only as the tables were made; a program that
+    opened it meanwhile refused it as 'an empty file not named as a database'. Deterministic: the
+    second opens it just after the first connected, before the first makes its tables."""
+    from cardbase.db import engine
+
+    path = tmp_path / "cards"
+    make_schema = engine.ensure_schema
+    second: list[Database] = []
+    calls: list[int] = []
+
+    def another_opens_first(*args: Any) -> int:
+        calls.append(1)
+        if len(calls) == 1:  # the first program's, its file just connected to; not the second's own
+            second.append(open_database(str(path)))
+        return make_schema(*args)
+
+    monkeypatch.setattr(engine, "ensure_schema", another_opens_first)
+    first = open_database(str(path))
+    try:
+        assert second and _scalar(first, "SELECT count(*) FROM card WHERE name = 'Crumb Goblin'") == 1
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["cards", "cards-shm", "cards-wal"]  # none left
+    finally:
+        for database in (first, *second):
+            database.engine.dispose()
+
+
+@sqlite_only
+def test_commands_started_together_on_a_new_file_of_any_name_all_open_it(tmp_path: Path) -> None:
     path = tmp_path / "cards"
     argv = [sys.executable, "-m", "cardbase", "deck", "list", "--db", str(path)]
     runs = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(4)]
