@@ -1078,7 +1078,8 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     except (OperationalError, SADatabaseError) as error:
         reason = str(error.orig) if error.orig else str(error)
         label = quoted(engine.url.render_as_string(hide_password=True))
-        raise DatabaseError(f"cannot open database {label}: {describe_database_error(reason)}") from None
+        refused = DatabaseBusy if is_busy(error) else DatabaseError  # a lock not had in time: try again
+        raise refused(f"cannot open database {label}: {describe_database_error(reason)}") from None
     return database
 
 

@@ -284,3 +284,25 @@ def test_commands_started_together_on_a_new_file_of_any_name_all_open_it(tmp_pat
     for run in runs:
         out, err = run.communicate(timeout=GUARD)
         assert run.returncode == 0 and "no decks yet" in out, err
+
+
+def test_an_open_that_must_upgrade_the_database_while_another_program_writes_says_busy(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The upgrade waits for the write lock as any write does; past its wait the open is
+    ``DatabaseBusy`` (try again), as a write is, not a database that cannot be used."""
+    from cardbase.db import engine
+
+    _sql(db_url, "UPDATE meta SET value = '9' WHERE key = 'schema_version'")  # schema 9 → 10: a write
+    monkeypatch.setattr(engine, "LOCK_WAIT_SECONDS", 1)
+    url = database_url(db_url)
+    with lock_held(url, "SELECT pg_advisory_xact_lock(:key)", {"key": engine.WRITE_LOCK_KEY}):
+        with pytest.raises(DatabaseBusy, match="locked by another program"):
+            open_database(db_url)
+    opened = open_database(db_url)  # and once it is let go, the upgrade is made
+    try:
+        assert _scalar(opened, "SELECT value FROM meta WHERE key = 'schema_version'") == str(
+            engine.tables.SCHEMA_VERSION
+        )
+    finally:
+        opened.engine.dispose()
