@@ -296,9 +296,9 @@ def test_an_open_that_must_upgrade_the_database_while_another_program_writes_say
     _sql(db_url, "UPDATE meta SET value = '9' WHERE key = 'schema_version'")  # schema 9 → 10: a write
     monkeypatch.setattr(engine, "LOCK_WAIT_SECONDS", 1)
     url = database_url(db_url)
-    with lock_held(url, "SELECT pg_advisory_xact_lock(:key)", {"key": engine.WRITE_LOCK_KEY}):
-        with pytest.raises(DatabaseBusy, match="locked by another program"):
-            open_database(db_url)
+    held = lock_held(url, "SELECT pg_advisory_xact_lock(:key)", {"key": engine.WRITE_LOCK_KEY})
+    with held, pytest.raises(DatabaseBusy, match="locked by another program"):
+        open_database(db_url)
     opened = open_database(db_url)  # and once it is let go, the upgrade is made
     try:
         assert _scalar(opened, "SELECT value FROM meta WHERE key = 'schema_version'") == str(
@@ -306,3 +306,28 @@ def test_an_open_that_must_upgrade_the_database_while_another_program_writes_say
         )
     finally:
         opened.engine.dispose()
+
+
+def test_serve_starts_and_answers_while_a_command_holds_the_write_lock(db_url: str, tmp_path: Path) -> None:
+    """``cardbase serve`` started while a command writes (here: holds the write lock throughout) opens
+    the database and answers searches without waiting for the lock: its start writes nothing."""
+    import signal
+
+    import httpx
+
+    from cardbase.db.engine import WRITE_LOCK_KEY
+    from tests.web.live import served_at, wait_until_serving
+
+    open_database(db_url).engine.dispose()
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--db", db_url]
+    with lock_held(database_url(db_url), "SELECT pg_advisory_xact_lock(:key)", {"key": WRITE_LOCK_KEY}):
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+        try:
+            base = served_at(proc)
+            wait_until_serving(base, proc, GUARD)
+            found = httpx.get(f"{base}/api/cards", params={"q": "Crumb Goblin"}, timeout=GUARD)
+            assert found.status_code == 200 and "Crumb Goblin" in found.text, found.text
+        finally:
+            proc.send_signal(signal.SIGINT)
+            _out, err = proc.communicate(timeout=GUARD)
+    assert "Traceback" not in err, err
