@@ -753,16 +753,15 @@ def _make_whole(engine: Engine) -> None:
     program opening it together (two commands, a server's workers) refused the file of a name that
     does not say database (``cards``) as 'an empty file not named as a database'. Where the folder
     takes no links, SQLite makes the file as before."""
+    import secrets
     import sqlite3
-    import tempfile
 
     path = engine.url.database or ""
     if not path or path == ":memory:" or path.startswith("file:") or os.path.lexists(path):
         return
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, made = tempfile.mkstemp(prefix=".cardbase-new-", suffix=".db", dir=folder)
+    # made by SQLite, so with the permissions it gives a new database (tempfile's would be the owner's alone)
+    made = os.path.join(os.path.dirname(os.path.abspath(path)), f".cardbase-new-{secrets.token_hex(8)}.db")
     try:
-        os.close(handle)
         conn = sqlite3.connect(made)
         try:
             conn.execute("PRAGMA journal_mode=WAL")  # writes the header; the side files go as it closes

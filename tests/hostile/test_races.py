@@ -6,6 +6,7 @@ Each runs on SQLite, and on PostgreSQL when ``CARDBASE_TEST_POSTGRES`` is set.
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -271,6 +272,8 @@ def test_a_program_opening_a_new_file_of_any_name_as_another_makes_it_opens_it(
     try:
         assert second and _scalar(first, "SELECT count(*) FROM card WHERE name = 'Crumb Goblin'") == 1
         assert sorted(p.name for p in tmp_path.iterdir()) == ["cards", "cards-shm", "cards-wal"]  # none left
+        sqlite3.connect(tmp_path / "by-sqlite").close()
+        assert path.stat().st_mode == (tmp_path / "by-sqlite").stat().st_mode  # the permissions SQLite gives
     finally:
         for database in (first, *second):
             database.engine.dispose()
