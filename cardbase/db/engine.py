@@ -860,7 +860,7 @@ def _up_to_date(conn: Connection, said: list[str], *, locked: bool = False) -> i
     """The schema version when the database has the current schema with all its tables (the search
     index's PostgreSQL parts made good), else None: the tables must be made or upgraded, or a part
     made good. Only under the write lock (``locked``) is anything made: programs opening a database
-    together each made the trigram index, and all but one failed ('relation … already exists')."""
+    together each made the trigram index, and all but one failed ('duplicate key … "meta_pkey"')."""
     current, index = _current_version(conn)
     if current == tables.SCHEMA_VERSION:
         present = _columns(conn)
