@@ -6,6 +6,7 @@ SQLAlchemy URL works; ``postgresql://`` is served by psycopg 3.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -745,6 +746,38 @@ def _check_database_file(path: str) -> None:
         )
 
 
+def _make_whole(engine: Engine) -> None:
+    """A new SQLite database file appears whole, its header written and in WAL mode: made under a
+    temporary name beside it, then linked to its own (which fails if another program made it first:
+    that one is opened). SQLite makes a new file empty and writes it only as the tables are made: a
+    program opening it together (two commands, a server's workers) refused the file of a name that
+    does not say database (``cards``) as 'an empty file not named as a database'. Where the folder
+    takes no links, SQLite makes the file as before."""
+    import secrets
+    import sqlite3
+
+    path = engine.url.database or ""
+    if not path or path == ":memory:" or path.startswith("file:") or os.path.lexists(path):
+        return
+    # made by SQLite, so with the permissions it gives a new database (tempfile's would be the owner's alone)
+    made = os.path.join(os.path.dirname(os.path.abspath(path)), f".cardbase-new-{secrets.token_hex(8)}.db")
+    try:
+        conn = sqlite3.connect(made)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")  # writes the header; the side files go as it closes
+        finally:
+            conn.close()
+        os.link(made, path)
+    except FileExistsError:
+        pass  # another program made it meanwhile: whole, as this one would have
+    except (OSError, sqlite3.Error):
+        pass  # no links there (or no room): SQLite makes the file as it connects
+    finally:
+        for leftover in (made, f"{made}-wal", f"{made}-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)
+
+
 def _use_wal(engine: Engine) -> None:
     """WAL journal mode (kept by the file), set only once the file is known to be cardbase's: a
     database of another program is refused before anything is written to it, its header included.
@@ -818,23 +851,31 @@ def ensure_schema(engine: Engine, notes: list[str] | None = None) -> int:
     with writing.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK_KEY})
-        if (current := _up_to_date(conn, said)) is not None:  # another program made it meanwhile
+        if (current := _up_to_date(conn, said, locked=True)) is not None:  # another program made it meanwhile
             return current
         return _make_or_upgrade(conn, said)
 
 
-def _up_to_date(conn: Connection, said: list[str]) -> int | None:
+def _up_to_date(conn: Connection, said: list[str], *, locked: bool = False) -> int | None:
     """The schema version when the database has the current schema with all its tables (the search
-    index's PostgreSQL parts made good), else None: the tables must be made or upgraded."""
+    index's PostgreSQL parts made good), else None: the tables must be made or upgraded, or a part
+    made good. Only under the write lock (``locked``) is anything made: programs opening a database
+    together each made the trigram index, and all but one failed ('duplicate key … "meta_pkey"')."""
     current, index = _current_version(conn)
     if current == tables.SCHEMA_VERSION:
         present = _columns(conn)
         if all(name in present for name in tables.METADATA.tables):
             _check_columns(conn, current, present)
-            if index == "none" and conn.dialect.name == "postgresql":  # pg_trgm may have come since
+            if conn.dialect.name != "postgresql":
+                return current
+            index_due = index == "none" and search_index.due(conn)  # pg_trgm may have come since
+            folded_lost = search_index.FOLDED_TEXT not in present["card"]  # search reads it: made again
+            if not locked and (index_due or folded_lost):
+                return None
+            if index_due:
                 _say(said, search_index.ensure(conn))
-            if conn.dialect.name == "postgresql" and search_index.FOLDED_TEXT not in present["card"]:
-                search_index.ensure_folded_text(conn)  # search reads it: a database that lost it gets it back
+            if folded_lost:
+                search_index.ensure_folded_text(conn)
             return current
     return None
 
@@ -1018,6 +1059,8 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     engine = create_db_engine(url)
     notes: list[str] = []
     try:
+        if engine.dialect.name == "sqlite":
+            _make_whole(engine)
         _first_connection(engine, url)
         ensure_schema(engine, notes)
         if engine.dialect.name == "sqlite":
@@ -1034,7 +1077,8 @@ def open_database(db: str | None = None, *, load_catalogs: bool = True) -> Datab
     except (OperationalError, SADatabaseError) as error:
         reason = str(error.orig) if error.orig else str(error)
         label = quoted(engine.url.render_as_string(hide_password=True))
-        raise DatabaseError(f"cannot open database {label}: {describe_database_error(reason)}") from None
+        refused = DatabaseBusy if is_busy(error) else DatabaseError  # a lock not had in time: try again
+        raise refused(f"cannot open database {label}: {describe_database_error(reason)}") from None
     return database
 
 

@@ -119,14 +119,10 @@ def ensure(conn: Connection) -> str | None:
     a sentence for the user when it cannot, said once, else None. A PostgreSQL database whose
     server lacked ``pg_trgm`` gets the index when the extension has come since (``CREATE EXTENSION
     pg_trgm`` by an administrator), on its next open."""
-    if kind(conn) != "none":
+    if kind(conn) != "none" or not due(conn):
         return None
     dialect = conn.dialect.name
-    made = {"sqlite": "fts5", "postgresql": "pg_trgm"}.get(dialect)
-    if made is None:
-        return None
-    if _get(conn, SAID_KEY) is not None and not (dialect == "postgresql" and _extension_installed(conn)):
-        return None  # said once already, and nothing has changed: search scans, quietly
+    made = {"sqlite": "fts5", "postgresql": "pg_trgm"}[dialect]
     try:
         with conn.begin_nested():  # a refused statement leaves the transaction usable
             for statement in ddl(dialect):
@@ -147,6 +143,15 @@ def ensure(conn: Connection) -> str | None:
         )
     _put(conn, META_KEY, made)
     return None
+
+
+def due(conn: Connection) -> bool:
+    """Whether ``ensure`` would try to make the index of a database that has none: never tried on this
+    server, or refused before but ``pg_trgm`` installed since (else search scans, quietly)."""
+    dialect = conn.dialect.name
+    if dialect not in ("sqlite", "postgresql"):
+        return False
+    return _get(conn, SAID_KEY) is None or (dialect == "postgresql" and _extension_installed(conn))
 
 
 def _get(conn: Connection, key: str) -> str | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 STAMPED = {
     "card": "cards",
@@ -47,13 +48,20 @@ def _renew(conn: Connection) -> None:
     pending = conn.info.pop(PENDING, None)
     if not pending:
         return
+    dialect = conn.dialect
     cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
     try:
         for stamp in sorted(pending):  # a name of STAMPED and hex digits: no quoting needed
-            cursor.execute(
+            sql = (
                 f"INSERT INTO meta (key, value) VALUES ('stamp:{stamp}', '{secrets.token_hex(8)}') "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
             )
+            try:
+                cursor.execute(sql)
+            except dialect.loaded_dbapi.Error as error:
+                # SQLAlchemy does not wrap what a commit listener raises: the driver's own error (a lock
+                # not had within the write's budget) would reach the user raw, not as DatabaseBusy
+                raise DBAPIError.instance(sql, None, error, dialect.loaded_dbapi.Error, dialect=dialect) from error
     finally:
         cursor.close()
 

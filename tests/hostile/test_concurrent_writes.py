@@ -249,7 +249,8 @@ def test_a_thread_writing_again_and_again_leaves_another_writer_its_turn(db_url:
     hog = threading.Thread(target=again, daemon=True)
     hog.start()
     try:
-        while writes < 5:  # the other thread is writing
+        while writes < 5:  # the other thread is writing (a writer that failed would leave this waiting forever)
+            assert hog.is_alive(), "the thread writing again and again stopped"
             time.sleep(0.01)
         with lock_budget(5.0):  # (hundreds of the other's writes long)
             rename_deck(database, other_deck, "Once renamed")
