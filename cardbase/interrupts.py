@@ -151,5 +151,21 @@ def _exit_now(signum: int, frame: FrameType | None) -> None:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+        _unlink_semaphores()
     finally:
         os._exit(128 + signum)
+
+
+def _unlink_semaphores() -> None:
+    """Unlink the named semaphores of multiprocessing's queues (a worker pool's, spawned) as its exit
+    handler would: an exit at once skips that handler, and its resource tracker, outliving this
+    process, then printed a warning of "leaked semaphore objects" on the terminal (``uv run`` passes
+    a Ctrl-C on, so the second copy lands here). Each is a system call: nothing waits."""
+    util = sys.modules.get("multiprocessing.util")
+    synchronize = sys.modules.get("multiprocessing.synchronize")
+    if util is None or synchronize is None:
+        return
+    for finalizer in list(getattr(util, "_finalizer_registry", {}).values()):
+        if getattr(finalizer, "_callback", None) is synchronize.SemLock._cleanup:
+            with suppress(Exception):
+                finalizer()
