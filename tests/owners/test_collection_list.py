@@ -111,6 +111,14 @@ def test_bounds_of_counts_and_lists(database: Database, monkeypatch: pytest.Monk
         import_collection_text(database, "Crumb Goblin\n" + "#" * PASTE_CHARS, "mea")
 
 
+def test_a_list_of_another_game_is_one_problem_not_one_a_line(database: Database) -> None:
+    """``collection import examples/decks/meikyu-rulebook-cards.txt --game mea``: its game: line was
+    refused, then each of its 39 cards again, looked up as Méa cards ("'Cook' is a meikyu card, not
+    mea"): 40 lines saying one thing. The game: line is the one problem."""
+    text = "game: meikyu\n3 Gotcha!\n1 Cook\nnot a card at all\n"
+    assert problems_of(database, text) == ["line 1: the list is for 'meikyu', not 'mea'"]
+
+
 def test_a_name_in_two_sets_needs_its_set(db_url: str, database: Database, tmp_path: Path) -> None:
     promo = tmp_path / "promo.csv"
     promo.write_text("name,type,set,cost,attack,defence\nCrumb Goblin,monster,promo,1,1,1\n", encoding="utf-8")
