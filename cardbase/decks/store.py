@@ -938,6 +938,7 @@ def tag_entries(
     """Add and remove tags on ``card``'s entries in a deck (the card must be in it), in one transaction; the
     tags it has now. Tags are checked by ``cardbase.names.tag_name``; at most ``TAGS_MAX`` per card. A deck
     at none of the ``expected`` versions is ``Stale``."""
+    from cardbase.db.tags import refuse_absent
     from cardbase.names import TAGS_MAX, stored_tag, tag_list
 
     try:
@@ -955,7 +956,8 @@ def tag_entries(
         )
         if not present:
             raise Refused(f"{card.name} is not in deck {quoted(deck.name)}; add it before tagging it")
-        held = map(stored_tag, entry_tags(session, deck.id).get(card.id, ()))  # one stored before the NFKC rule too
+        held = [stored_tag(t) for t in entry_tags(session, deck.id).get(card.id, ())]  # one stored before the NFKC rule too
+        refuse_absent(removing, held, f"{card.name} in deck {quoted(deck.name)}")
         now = [t for t in (*held, *adding) if t not in removing]
         now = list(dict.fromkeys(now))
         if len(now) > TAGS_MAX:
