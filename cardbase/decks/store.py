@@ -956,7 +956,8 @@ def tag_entries(
         )
         if not present:
             raise Refused(f"{card.name} is not in deck {quoted(deck.name)}; add it before tagging it")
-        held = [stored_tag(t) for t in entry_tags(session, deck.id).get(card.id, ())]  # one stored before the NFKC rule too
+        # a tag stored before the NFKC rule is the tag it now reads as
+        held = [stored_tag(t) for t in entry_tags(session, deck.id).get(card.id, ())]
         refuse_absent(removing, held, f"{card.name} in deck {quoted(deck.name)}")
         now = [t for t in (*held, *adding) if t not in removing]
         now = list(dict.fromkeys(now))

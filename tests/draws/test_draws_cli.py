@@ -176,7 +176,9 @@ def test_a_need_the_decks_game_refuses_is_named_by_its_option(db_url: str, deck:
     without the option, where a typo (``t:monstr``) said "Invalid value for '--need'": both name it now."""
     result = run(db_url, deck, "--need", need)
     assert result.exit_code == 2, result.output
-    assert f"cardbase: error: Invalid value for '--need' / '-n': {quoted(need.split(' ', 1)[1])}: {said}" in result.stderr
+    assert (
+        f"cardbase: error: Invalid value for '--need' / '-n': {quoted(need.split(' ', 1)[1])}: {said}" in result.stderr
+    )
 
 
 def test_meikyu_and_meio_limits(db_url: str) -> None:
