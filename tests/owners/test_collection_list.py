@@ -164,7 +164,7 @@ def test_cli_imports_a_text_list(db_url: str, database: Database, tmp_path: Path
     good.write_text("3 Crumb Goblin\n2x Puddle Knight\nCrumb Goblin x2\n", encoding="utf-8")
     code, out, err = run(db_url, "collection", "import", str(good), "--game", "mea", "--dry-run")
     assert code == 0, err
-    assert "Crumb Goblin (demo): 0 -> 5" in out and "Puddle Knight (demo): 0 -> 2" in out and "dry run" in out
+    assert "Crumb Goblin (demo): 0 → 5" in out and "Puddle Knight (demo): 0 → 2" in out and "dry run" in out
     assert owned(database) == {}
     assert run(db_url, "collection", "import", str(good), "--game", "mea")[0] == 0
     assert owned(database) == {GOBLIN: 5, KNIGHT: 2}
