@@ -110,6 +110,22 @@ def test_two_ctrl_cs_at_once_stop_the_server_as_one_does(tmp_path: Path) -> None
     assert err.strip() == "cardbase: interrupted", err
 
 
+def test_workers_stopped_leave_nothing_for_the_resource_tracker_to_warn_of(tmp_path: Path) -> None:
+    """``cardbase serve --workers 2`` stopped with Ctrl-C printed "UserWarning: resource_tracker: There
+    appear to be 5 leaked semaphore objects" after its last line: the forked process ended with
+    ``os._exit``, skipping the handler that unlinks its lab pool's semaphores. Now its one line only."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    argv = [sys.executable, "-m", "cardbase", "serve", "--port", "0", "--workers", "2", "--db", str(tmp_path / "c.db")]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        wait_until_serving(served_at(proc), proc, 60)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert err == "cardbase: interrupted\n", err
+
+
 SILENT = "import sys, time; print('cardbase: stuck', file=sys.stderr, flush=True); open('said', 'w'); time.sleep(60)"
 
 
