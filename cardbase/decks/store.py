@@ -961,6 +961,8 @@ def tag_entries(
         refuse_absent(removing, held, f"{card.name} in deck {quoted(deck.name)}")
         now = [t for t in (*held, *adding) if t not in removing]
         now = list(dict.fromkeys(now))
+        if now == list(dict.fromkeys(held)):  # listing them, or adding one it has: no write, no version
+            return tuple(sorted(now))
         if len(now) > TAGS_MAX:
             raise Refused(
                 f"{card.name} would have {len(now):,} {plural(len(now), 'tag')} in deck {quoted(deck.name)}; at most "

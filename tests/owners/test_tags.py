@@ -262,3 +262,21 @@ def test_a_tag_to_take_off_that_is_not_there_is_refused_naming_it(db_url: str, d
     code, _, err = run(db_url, "deck", "tag", "Rush", "Crumb Goblin", "--remove", "combo")
     assert code == 1 and "Crumb Goblin in deck 'Rush' has no tag 'combo' to take off; its tags: combo piece" in err
     assert run(db_url, "deck", "tag", "Rush", "Crumb Goblin", "--remove", "Combo Piece")[1].strip().endswith("no tags")
+
+
+def test_a_deck_tag_that_changes_nothing_makes_no_version(db_url: str) -> None:
+    """``deck tag DECK CARD`` (which lists the entry's tags) and a tag added again each made a version
+    "no change" and moved the deck's version on, so a builder open on the deck was then refused as
+    "changed elsewhere": a tag call that changes nothing writes nothing."""
+    run(db_url, "deck", "import", RUSH, "--name", "Rush")
+    run(db_url, "deck", "tag", "Rush", "Crumb Goblin", "combo piece")
+
+    def kept() -> list[str]:
+        return [v["change"] for v in json.loads(run(db_url, "deck", "history", "Rush", "--json")[1])["versions"]]
+
+    before = kept()
+    assert before[0] == "tags of Crumb Goblin: combo piece"
+    for again in (["combo piece"], [], ["Combo Piece"]):
+        code, out, _ = run(db_url, "deck", "tag", "Rush", "Crumb Goblin", *again)
+        assert code == 0 and out.strip() == "Rush: Crumb Goblin: combo piece", out
+    assert kept() == before
