@@ -151,5 +151,22 @@ def _exit_now(signum: int, frame: FrameType | None) -> None:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
+        unlink_semaphores()
     finally:
         os._exit(128 + signum)
+
+
+def unlink_semaphores() -> None:
+    """Unlink the named semaphores this process made for multiprocessing's queues (a worker pool's,
+    spawned) as its exit handler would, for an exit that skips that handler (``os._exit``: a signal in
+    the last moments, which ``uv run`` passing a Ctrl-C on makes likely; a forked server process's
+    end): else the resource tracker, outliving the process, printed a warning of "leaked semaphore
+    objects" on the terminal. Each is a system call: nothing waits."""
+    util = sys.modules.get("multiprocessing.util")
+    synchronize = sys.modules.get("multiprocessing.synchronize")
+    if util is None or synchronize is None:
+        return
+    for finalizer in list(getattr(util, "_finalizer_registry", {}).values()):
+        if getattr(finalizer, "_callback", None) is synchronize.SemLock._cleanup:
+            with suppress(Exception):
+                finalizer()

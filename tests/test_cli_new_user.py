@@ -322,6 +322,28 @@ def test_a_deck_that_is_not_there_is_a_bad_argument_in_every_command(argv: list[
     assert result.exit_code == 2 and "Nope" in result.output and "Traceback" not in result.output, result.output
 
 
+A_DECK_FILE = str(REPO / "examples/decks/mea-goblin-rush.txt")
+DATABASE_DECK_COMMANDS = [
+    ["deck", "add", A_DECK_FILE, "Crumb Goblin"],
+    ["deck", "remove", A_DECK_FILE, "Crumb Goblin"],
+    ["deck", "tag", A_DECK_FILE, "Crumb Goblin", "combo piece"],
+    ["deck", "set", A_DECK_FILE, "--format", "standard"],
+    ["deck", "delete", A_DECK_FILE],
+    ["deck", "history", A_DECK_FILE],
+    ["deck", "restore", f"{A_DECK_FILE}@1"],
+]
+
+
+@pytest.mark.parametrize("argv", DATABASE_DECK_COMMANDS, ids=[a[1] for a in DATABASE_DECK_COMMANDS])
+def test_a_deck_file_given_to_a_command_of_database_decks_is_told_to_import_it(argv: list[str], tmp_path: Path) -> None:
+    """``deck tag examples/decks/mea-goblin-rush.txt "Crumb Goblin" combo`` (the README's tags, tried on
+    the file `deck validate` took) said only "no deck named 'examples/…txt'; `cardbase deck list` shows
+    the decks": the refusal now says it is a deck file and names the command that stores it."""
+    result = run_cli(argv, str(tmp_path / "c.db"))
+    line = assert_refused(result, 2, "that is a deck file", f"cardbase deck import {A_DECK_FILE}")
+    assert f"`deck {argv[1]}` works on a deck kept in the database" in line, line
+
+
 OTHER_GAMES_CARD = [  # a card of Meikyu named where a Méa card is looked up, one command of each path
     (["deck", "add", "Mea Deck", "Gotcha!"], "'Gotcha!' is a meikyu card, not mea"),
     (["collection", "add", "Gotcha!", "1", "--game", "mea"], "'Gotcha!' is a meikyu card, not mea"),

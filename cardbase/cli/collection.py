@@ -162,7 +162,7 @@ def import_(
         return
     if dry_run:
         for c in result.changes[:SHOWN_CHANGES]:
-            echo(f"  {c.name} ({c.set}): {c.before} -> {c.after}")
+            echo(f"  {c.name} ({c.set}): {c.before} → {c.after}")
         if len(result.changes) > SHOWN_CHANGES:
             echo(f"  … and {len(result.changes) - SHOWN_CHANGES} more (--json lists every one)")
     verb = ("would add" if add else "would set") if dry_run else ("added" if add else "set")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -250,6 +252,33 @@ def _house(formats: Path | None, db: str | None) -> HouseFormats | None:
     return load_house(formats, db)
 
 
+@contextmanager
+def _database_deck(name: str, command: str) -> Iterator[None]:
+    """``deck COMMAND NAME``, a command of a deck kept in the database, given the path of a deck file
+    (a newcomer's first try, as `deck validate` takes one): the refusal says so and names the command
+    that stores the file, rather than only that no deck has that name."""
+    from cardbase.decks.store import UnknownDeck
+    from cardbase.errors import quoted
+
+    try:
+        yield
+    except UnknownDeck:
+        path = name.removeprefix("db:")
+        try:
+            is_file = Path(path).is_file()
+        except (OSError, ValueError):
+            is_file = False
+        if not is_file:
+            raise
+        import shlex
+
+        raise UnknownDeck(
+            f"no deck named {quoted(path)} in the database; that is a deck file, and `deck {command}` works on a "
+            f"deck kept in the database: store it with `cardbase deck import {shlex.quote(path)}`, then give the "
+            "name it says it stored"
+        ).refusing(name) from None
+
+
 @app.command("set")
 def set_(
     deck: Annotated[str, typer.Argument(help="Deck name.", shell_complete=complete.stored_decks)],
@@ -275,7 +304,8 @@ def set_(
     if name is None and format is None:
         raise UsageError("deck set: give --name and/or --format")
     fmt = KEEP if format is None else (None if format.strip().lower() == "default" else format)
-    info = update_deck(open_db(db), deck, name=KEEP if name is None else name, fmt=fmt, house=_house(formats, db))
+    with _database_deck(deck, "set"):
+        info = update_deck(open_db(db), deck, name=KEEP if name is None else name, fmt=fmt, house=_house(formats, db))
     echo(f"deck {info.name!r}: {info.game}, format {info.format or 'default'}, {counted(info.cards, 'card')}")
 
 
@@ -301,7 +331,7 @@ def add(
     from cardbase.decks.store import _get, add_card
 
     database = open_db(db)
-    with database.session() as session:
+    with _database_deck(name, "add"), database.session() as session:
         game = _get(session, name).game
         found = find_card(session, card, game)
     total = add_card(database, name, found, n, section)
@@ -326,7 +356,7 @@ def remove(
     from cardbase.decks.store import _get, remove_card
 
     database = open_db(db)
-    with database.session() as session:
+    with _database_deck(name, "remove"), database.session() as session:
         found = find_card(session, card, _get(session, name).game)
     left = remove_card(database, name, found, n, section)
     echo(f"{name}: {left} {found.name} left")
@@ -534,7 +564,8 @@ def delete(
     """
     from cardbase.decks.store import delete_deck
 
-    delete_deck(open_db(db), name)
+    with _database_deck(name, "delete"):
+        delete_deck(open_db(db), name)
     echo(f"deleted deck {name!r}")
 
 
@@ -562,7 +593,7 @@ def tag(
     from cardbase.decks.store import _get, tag_entries
 
     database = open_db(db)
-    with database.session() as session:
+    with _database_deck(name, "tag"), database.session() as session:
         found = find_card(session, card, _get(session, name).game)
     now = tag_entries(database, name, found, tags or [], remove or [])
     echo(f"{name}: {found.name}: " + (", ".join(now) if now else "no tags"))
@@ -587,7 +618,8 @@ def history(
     """
     from cardbase.decks.history import history_lines, history_page
 
-    page = history_page(open_db(db), name, limit, offset)
+    with _database_deck(name, "history"):
+        page = history_page(open_db(db), name, limit, offset)
     deck_id, versions, total = page.deck_id, page.versions, page.kept
     lines = history_lines(versions)
     if json:
@@ -625,7 +657,8 @@ def restore(
             f"{quoted(version)}: name the version to restore as NAME@N (`cardbase deck history NAME` lists them)"
         ).refusing(version)
     name, number = parts
-    _deck_id, made = restore_version(open_db(db), name, number)
+    with _database_deck(name, "restore"):
+        _deck_id, made = restore_version(open_db(db), name, number)
     if made is None:
         echo(f"{name} already is what version {number} was; nothing changed")
     else:

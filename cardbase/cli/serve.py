@@ -235,6 +235,9 @@ def _fork_workers(settings: object, sock: socket.socket, workers: int) -> tuple[
             echo(f"cardbase: server process {os.getpid()} stopped: {said}", err=True)
             code = 1
         finally:
+            from cardbase.interrupts import unlink_semaphores
+
+            unlink_semaphores()  # its lab pool's queues: os._exit skips the handler that would
             os._exit(code)
     return pids, private
 

@@ -612,7 +612,7 @@ def meikyu(
     (import yours with cardbase catalog import). Without --assume, missing values are listed and
     nothing runs; with it, the report says how many values were assumed, and which.
 
-    Example: cardbase sim meikyu --players 3 --games 200
+    Example: cardbase sim meikyu --players 3 --games 200 --assume default
 
     Example: cardbase sim meikyu --players 3 --agents search,heuristic,random --games 1000 --assume default --jobs 2
     """

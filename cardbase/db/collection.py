@@ -320,7 +320,7 @@ def read_collection_text(database: Database, text: str, game: str | None, source
         )
     elif not parsed.lines and not problems:
         problems.append(Problem("no-cards", "the list names no card; write one card a line: 3 Crumb Goblin"))
-    else:
+    elif not any(p.code == "wrong-game" for p in problems):  # else each card, looked up in --game, would say it again
         with database.session() as session:
             names = _Names(session, the_game)
             for entry in parsed.lines:

@@ -482,11 +482,11 @@ def retag_card(
     """Add and remove a card's tags (an edit, kept in its history); its tags now, sorted. The tags are
     read in the write's transaction, the card locked: a tag another writer added meanwhile is kept.
     ``expected``: the card versions the writer may have seen, as :func:`edit_card` takes them."""
-    from cardbase.db.tags import card_tags
+    from cardbase.db.tags import card_tags, refuse_absent
     from cardbase.names import stored_tag, tag_list
 
     try:
-        adding, removing = tag_list(add), set(tag_list(remove))
+        adding, removing = tag_list(add), tag_list(remove)
     except ValueError as error:
         raise UsageError(str(error)).refusing(getattr(error, "value", None)) from None  # the tag refused
     with database.transaction() as session:
@@ -495,6 +495,7 @@ def retag_card(
             raise StaleEdit(f"{quoted(card.name)} changed since you read it (version {current}); reload it", current)
         now = card_tags(session, [cid]).get(cid, [])
         # a tag stored before the NFKC rule is the tag it now reads as: taken off by it, rewritten with the rest
+        refuse_absent(removing, map(stored_tag, now), quoted(card.name))
         wanted = [t for t in dict.fromkeys([*map(stored_tag, now), *adding]) if t not in removing]
         if wanted != now:
             _edit_locked(session, card, {"tags": "; ".join(wanted)}, who)

@@ -88,6 +88,19 @@ def delete_deck_tags(session: Session, deck_id: int) -> None:
     session.execute(delete(DeckCardTagRow).where(col(DeckCardTagRow.deck_id) == deck_id))
 
 
+def refuse_absent(removing: Iterable[str], held: Iterable[str], whose: str) -> None:
+    """``Refused`` (exit 1) naming the first tag of ``removing`` that ``held`` (stored forms) lacks, and
+    what ``whose`` holds: a tag to take off that is not there would change nothing unsaid (a typo,
+    ``--remove removl``), as ``deck remove`` of a card not in the deck is refused."""
+    from cardbase.errors import Refused
+
+    have = set(held)
+    missing = [tag for tag in removing if tag not in have]
+    if missing:
+        listed = f"its tags: {', '.join(sorted(have))}" if have else "it has none"
+        raise Refused(f"{whose} has no tag {quoted(missing[0])} to take off; {listed}").refusing(missing[0])
+
+
 def by_tag(tags_of: Mapping[str, Iterable[str]]) -> dict[str, set[str]]:
     """``{card id: tags}`` turned around: ``{tag: card ids}``."""
     out: dict[str, set[str]] = {}

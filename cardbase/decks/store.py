@@ -938,6 +938,7 @@ def tag_entries(
     """Add and remove tags on ``card``'s entries in a deck (the card must be in it), in one transaction; the
     tags it has now. Tags are checked by ``cardbase.names.tag_name``; at most ``TAGS_MAX`` per card. A deck
     at none of the ``expected`` versions is ``Stale``."""
+    from cardbase.db.tags import refuse_absent
     from cardbase.names import TAGS_MAX, stored_tag, tag_list
 
     try:
@@ -955,9 +956,13 @@ def tag_entries(
         )
         if not present:
             raise Refused(f"{card.name} is not in deck {quoted(deck.name)}; add it before tagging it")
-        held = map(stored_tag, entry_tags(session, deck.id).get(card.id, ()))  # one stored before the NFKC rule too
+        # a tag stored before the NFKC rule is the tag it now reads as
+        held = [stored_tag(t) for t in entry_tags(session, deck.id).get(card.id, ())]
+        refuse_absent(removing, held, f"{card.name} in deck {quoted(deck.name)}")
         now = [t for t in (*held, *adding) if t not in removing]
         now = list(dict.fromkeys(now))
+        if now == list(dict.fromkeys(held)):  # listing them, or adding one it has: no write, no version
+            return tuple(sorted(now))
         if len(now) > TAGS_MAX:
             raise Refused(
                 f"{card.name} would have {len(now):,} {plural(len(now), 'tag')} in deck {quoted(deck.name)}; at most "

@@ -139,10 +139,14 @@ def setup(database: Database, resolved: ResolvedDeck, needs: list[Need], source:
     matching: list[int] = []
     unknown = _unknown(resolved, drawn)
     from cardbase.db.tags import by_tag
+    from cardbase.errors import QueryError
 
     tagged = by_tag(resolved.deck.entry_tags)
     for i, need in enumerate(needs):
-        hits = matching_ids(database, need.label, game, ids, tagged)
+        try:
+            hits = matching_ids(database, need.label, game, ids, tagged)
+        except QueryError as error:  # a term the deck's game refuses (t:monster of Meio): named by its option
+            raise error.refusing(need.given) from None
         for card_id in hits:
             masks[card_id] |= 1 << i
         n = sum(drawn[c] for c in hits)

@@ -150,7 +150,9 @@ def refuse_lax_integer(value: str | None, what: str) -> None:
     if value is not None and not is_whole_number(value):
         from cardbase.errors import UsageError, quoted
 
-        raise UsageError(f"{what}: give a whole number in digits 0–9, not {quoted(value[:40])}")
+        error = UsageError(f"{what}: give a whole number in digits 0–9, not {quoted(value[:40])}")
+        error.field, error.fields = what, (what,)  # named as FastAPI's own refusal of the value names it
+        raise error
 
 
 def _whole_number_params(route: Any) -> tuple[tuple[str, str], ...]:

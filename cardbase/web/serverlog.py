@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import logging
 import re
+import socket
 import traceback
 from collections.abc import Callable, Mapping
 from types import FrameType, TracebackType
@@ -129,3 +130,12 @@ class StoppingServer(uvicorn.Server):
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         self.on_exit()
         super().handle_exit(sig, frame)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's shutdown, and the application's even after a second Ctrl-C: uvicorn skips it then
+        (a forced exit), leaving the lifespan task waiting, cancelled as the loop closes, which Starlette
+        reports as a traceback. ``uv run`` passes the terminal's Ctrl-C on to the server, which so gets
+        two for one press. The app's shutdown holds nothing to wait for: it is over at once."""
+        await super().shutdown(sockets)
+        if self.force_exit:
+            await self.lifespan.shutdown()

@@ -11,6 +11,7 @@ from scipy.stats import hypergeom
 from typer.testing import CliRunner
 
 from cardbase.cli.app import app
+from cardbase.errors import quoted
 from tests.conftest import REPO
 
 EXAMPLES = REPO / "examples" / "decks"
@@ -160,6 +161,24 @@ def test_bad_usage_exits_2_with_a_message(db_url: str, args: list[str], message:
     result = run(db_url, GOBLIN, *args)
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("deck", "need", "said"),
+    [
+        (MEIO, "2 t:monster", "'monster' is a mea card type, not meio's"),  # refused once the deck's game is known
+        (GOBLIN, "2 t:monstr", "unknown card type 'monstr'"),  # refused as it is parsed
+        (GOBLIN, "2 bravery>=1", "bravery is not a value of mea cards"),
+    ],
+)
+def test_a_need_the_decks_game_refuses_is_named_by_its_option(db_url: str, deck: str, need: str, said: str) -> None:
+    """``draws meio-3-players.txt --need "2 t:monster"`` said "'t:monster': 'monster' is a mea card type…"
+    without the option, where a typo (``t:monstr``) said "Invalid value for '--need'": both name it now."""
+    result = run(db_url, deck, "--need", need)
+    assert result.exit_code == 2, result.output
+    assert (
+        f"cardbase: error: Invalid value for '--need' / '-n': {quoted(need.split(' ', 1)[1])}: {said}" in result.stderr
+    )
 
 
 def test_meikyu_and_meio_limits(db_url: str) -> None:

@@ -495,3 +495,26 @@ def test_an_interrupt_anywhere_in_the_process_map_stops_it() -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     assert lines[0].startswith("points ") and int(lines[0].split()[1]) > 500, lines[:1]
     assert lines[1:] == ["end"], lines
+
+
+def test_a_signal_in_the_last_moments_leaves_no_semaphore_for_the_tracker_to_warn_of() -> None:
+    """``uv run cardbase serve`` stopped with Ctrl-C after a lab run: uv passes the SIGINT on, and its
+    second copy landed while the interpreter shut down, where a signal exits at once (``quiet_exit``),
+    skipping multiprocessing's exit handler: the resource tracker then printed "UserWarning:
+    resource_tracker: There appear to be 5 leaked semaphore objects" under the command's last line.
+    The semaphores of a spawned pool's queues are unlinked before that exit."""
+    script = (
+        "import multiprocessing, os, signal, sys\n"
+        "from cardbase import interrupts\n"
+        "interrupts.install()\n"
+        "held = [multiprocessing.get_context('spawn').Lock() for _ in range(5)]\n"
+        "interrupts.quiet_exit()\n"
+        "print('cardbase: interrupted', file=sys.stderr, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+        "signal.pause()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=HANG, stdin=subprocess.DEVNULL
+    )
+    assert result.returncode == 130, result.stderr
+    assert result.stderr == "cardbase: interrupted\n", result.stderr

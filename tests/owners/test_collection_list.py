@@ -111,6 +111,14 @@ def test_bounds_of_counts_and_lists(database: Database, monkeypatch: pytest.Monk
         import_collection_text(database, "Crumb Goblin\n" + "#" * PASTE_CHARS, "mea")
 
 
+def test_a_list_of_another_game_is_one_problem_not_one_a_line(database: Database) -> None:
+    """``collection import examples/decks/meikyu-rulebook-cards.txt --game mea``: its game: line was
+    refused, then each of its 39 cards again, looked up as Méa cards ("'Cook' is a meikyu card, not
+    mea"): 40 lines saying one thing. The game: line is the one problem."""
+    text = "game: meikyu\n3 Gotcha!\n1 Cook\nnot a card at all\n"
+    assert problems_of(database, text) == ["line 1: the list is for 'meikyu', not 'mea'"]
+
+
 def test_a_name_in_two_sets_needs_its_set(db_url: str, database: Database, tmp_path: Path) -> None:
     promo = tmp_path / "promo.csv"
     promo.write_text("name,type,set,cost,attack,defence\nCrumb Goblin,monster,promo,1,1,1\n", encoding="utf-8")
@@ -156,7 +164,7 @@ def test_cli_imports_a_text_list(db_url: str, database: Database, tmp_path: Path
     good.write_text("3 Crumb Goblin\n2x Puddle Knight\nCrumb Goblin x2\n", encoding="utf-8")
     code, out, err = run(db_url, "collection", "import", str(good), "--game", "mea", "--dry-run")
     assert code == 0, err
-    assert "Crumb Goblin (demo): 0 -> 5" in out and "Puddle Knight (demo): 0 -> 2" in out and "dry run" in out
+    assert "Crumb Goblin (demo): 0 → 5" in out and "Puddle Knight (demo): 0 → 2" in out and "dry run" in out
     assert owned(database) == {}
     assert run(db_url, "collection", "import", str(good), "--game", "mea")[0] == 0
     assert owned(database) == {GOBLIN: 5, KNIGHT: 2}

@@ -244,3 +244,39 @@ def test_a_blank_tag_in_a_json_deck_file_names_its_place() -> None:
     text = json.dumps({"game": "mea", "name": "T", "cards": [{"name": "Crumb Goblin", "count": 1, "tags": ["a", ""]}]})
     with pytest.raises(CardbaseError, match=r"cards\[1\]\.tags: a blank tag"):
         parse_json(text, "deck.json")
+
+
+def test_a_tag_to_take_off_that_is_not_there_is_refused_naming_it(db_url: str, database: Database) -> None:
+    """``cards tag "Pocket Sand" --remove removl`` (a typo) printed the card's tags and exited 0, as if
+    it had taken one off: a tag that is not there is refused (exit 1, as ``deck remove`` of a card not
+    in the deck), naming it and the tags there are, and nothing changes; on a card and on a deck's entry."""
+    run(db_url, "cards", "tag", "Pocket Sand", "removal")
+    code, out, err = run(db_url, "cards", "tag", "Pocket Sand", "--remove", "removl", "--remove", "removal")
+    assert code == 1 and out == "", (out, err)
+    assert "'Pocket Sand' has no tag 'removl' to take off; its tags: removal" in err
+    assert names(database, "tag:removal") == ["Pocket Sand"]  # the other tag named was not taken off either
+    code, _, err = run(db_url, "cards", "tag", "Tripwire", "--remove", "removal")
+    assert code == 1 and "'Tripwire' has no tag 'removal' to take off; it has none" in err
+    run(db_url, "deck", "import", RUSH, "--name", "Rush")
+    run(db_url, "deck", "tag", "Rush", "Crumb Goblin", "combo piece")
+    code, _, err = run(db_url, "deck", "tag", "Rush", "Crumb Goblin", "--remove", "combo")
+    assert code == 1 and "Crumb Goblin in deck 'Rush' has no tag 'combo' to take off; its tags: combo piece" in err
+    assert run(db_url, "deck", "tag", "Rush", "Crumb Goblin", "--remove", "Combo Piece")[1].strip().endswith("no tags")
+
+
+def test_a_deck_tag_that_changes_nothing_makes_no_version(db_url: str) -> None:
+    """``deck tag DECK CARD`` (which lists the entry's tags) and a tag added again each made a version
+    "no change" and moved the deck's version on, so a builder open on the deck was then refused as
+    "changed elsewhere": a tag call that changes nothing writes nothing."""
+    run(db_url, "deck", "import", RUSH, "--name", "Rush")
+    run(db_url, "deck", "tag", "Rush", "Crumb Goblin", "combo piece")
+
+    def kept() -> list[str]:
+        return [v["change"] for v in json.loads(run(db_url, "deck", "history", "Rush", "--json")[1])["versions"]]
+
+    before = kept()
+    assert before[0] == "tags of Crumb Goblin: combo piece"
+    for again in (["combo piece"], [], ["Combo Piece"]):
+        code, out, _ = run(db_url, "deck", "tag", "Rush", "Crumb Goblin", *again)
+        assert code == 0 and out.strip() == "Rush: Crumb Goblin: combo piece", out
+    assert kept() == before

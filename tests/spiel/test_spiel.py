@@ -161,10 +161,10 @@ def readme_examples(text: str) -> list[str]:
 
 
 def test_the_readme_examples_run(db_url, tmp_path):
-    """The README's OpenSpiel and PettingZoo examples, as written, from a clone's files (the Méa
-    decks read against the default database, here the test's), each playing the three games."""
+    """The README's OpenSpiel, PettingZoo and RL environment examples, as written, from a clone's files
+    (the Méa decks read against the default database, here the test's), each playing the three games."""
     examples = readme_examples((REPO / "README.md").read_text(encoding="utf-8"))
-    assert len(examples) == 2
+    assert len(examples) == 3
     shutil.copytree(DECKS, tmp_path / "examples" / "decks")
     env = {**os.environ, "CARDBASE_DB": db_url}
     for code in examples:
