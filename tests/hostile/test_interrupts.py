@@ -518,3 +518,29 @@ def test_a_signal_in_the_last_moments_leaves_no_semaphore_for_the_tracker_to_war
     )
     assert result.returncode == 130, result.stderr
     assert result.stderr == "cardbase: interrupted\n", result.stderr
+
+
+def test_a_forked_process_leaves_the_semaphores_of_the_process_it_came_from() -> None:
+    """A forked server process unlinks its own pool's semaphores as it ends (``unlink_semaphores``), not
+    those it inherited (multiprocessing's exit handlers run only in the process that made them): they
+    are still the first process's, and a worker it spawns later opens one by name (a lab pool's queue);
+    unlinked, that worker would fail to start."""
+    script = (
+        "import multiprocessing, os\n"
+        "from cardbase import interrupts\n"
+        "spawn = multiprocessing.get_context('spawn')\n"
+        "lock = spawn.Lock()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    interrupts.unlink_semaphores()\n"
+        "    os._exit(0)\n"
+        "os.waitpid(child, 0)\n"
+        "worker = spawn.Process(target=repr, args=(lock,))\n"
+        "worker.start(); worker.join()\n"
+        "print('worker', worker.exitcode, flush=True)\n"
+    )
+    script = "if __name__ == '__main__':\n" + "".join(f"    {line}\n" for line in script.splitlines())
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=HANG, stdin=subprocess.DEVNULL
+    )
+    assert result.returncode == 0 and result.stdout == "worker 0\n", result.stderr[-3000:]
