@@ -214,11 +214,14 @@ def stored_deck_problems(database: Database, deck_ids: Sequence[int], house: Any
 
 
 def _problems(load: Callable[[], Any]) -> list[str]:
-    """The problems that make ``load`` refuse a deck (none: it loads)."""
-    from cardbase.errors import CardbaseError, InvalidData
+    """The problems that make ``load`` refuse a deck (none: it loads). A database busy or unusable
+    meanwhile is raised: the database's answer (503), not a problem of the deck."""
+    from cardbase.errors import CardbaseError, DatabaseError, InvalidData
 
     try:
         load()
+    except DatabaseError:
+        raise
     except InvalidData as error:
         return list(error.problems) or [str(error).splitlines()[0]]
     except CardbaseError as error:

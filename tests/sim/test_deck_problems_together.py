@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from sqlalchemy import event
 
 from cardbase.db.engine import Database
 from cardbase.db.queries import find_card
 from cardbase.decks.service import import_deck, read_deck_data
 from cardbase.decks.store import add_card, new_deck, tag_entries
+from cardbase.errors import DatabaseBusy
 from cardbase.sim.table_setup import EXAMPLES, DeckChoice, deck_problems, stored_deck_problems
 
 RUSH = (EXAMPLES / "mea-goblin-rush.txt").read_text(encoding="utf-8")
@@ -67,3 +69,22 @@ def test_the_queries_do_not_grow_with_the_decks(database: Database) -> None:
     with statements(database) as seen:
         stored_deck_problems(database, many)
     assert len(seen) == at_few <= 12, seen
+
+
+def test_a_database_that_fails_is_no_problem_of_the_decks(database: Database, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database busy or unusable while the decks are checked is the database's answer (the page's 503),
+    not a problem each deck is marked with (the forms offered every deck as refused: 'database is busy')."""
+    import cardbase.sim.mea
+
+    ids = _decks(database, 1)[:1]
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise DatabaseBusy("the database is busy (another program is writing); try again")
+
+    monkeypatch.setattr(cardbase.sim.mea, "load_resolved", busy)
+    with pytest.raises(DatabaseBusy):
+        stored_deck_problems(database, ids)
+    with pytest.raises(DatabaseBusy):
+        deck_problems(database, DeckChoice(deck_id=ids[0]))
+    with pytest.raises(DatabaseBusy):
+        deck_problems(database, DeckChoice(example="mea-goblin-rush.txt"))

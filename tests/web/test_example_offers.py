@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from fastapi.testclient import TestClient
 
 from cardbase.sim.table_setup import EXAMPLES, example_decks
@@ -51,3 +52,21 @@ def test_the_play_and_lab_forms_offer_the_same_examples(client: TestClient) -> N
     lab = client.get(f"/decks/{deck_id}/lab").text
     in_lab = re.findall(r'name="against" value="example:([^"]+)"', lab)
     assert sorted(in_play) == sorted(in_lab) == TO_PLAY
+
+
+def test_a_busy_database_is_the_forms_answer_not_the_decks(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The decks checked while the database is busy: the forms answer 503 (try again), not a page that
+    offers every deck and example as refused with 'the database is busy' as each one's problem."""
+    import cardbase.sim.mea
+    from cardbase.errors import DatabaseBusy
+
+    deck_id = import_rush(client)
+
+    def busy(*args: object, **kwargs: object) -> None:
+        raise DatabaseBusy("the database is busy (another program is writing); try again")
+
+    monkeypatch.setattr(cardbase.sim.mea, "load_resolved", busy)
+    for path in ("/play?game=mea", f"/decks/{deck_id}/lab"):
+        page = client.get(path)
+        assert page.status_code == 503, (path, page.status_code)
+        assert "busy" in page.text
