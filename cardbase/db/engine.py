@@ -752,30 +752,34 @@ def _make_whole(engine: Engine) -> None:
     that one is opened). SQLite makes a new file empty and writes it only as the tables are made: a
     program opening it together (two commands, a server's workers) refused the file of a name that
     does not say database (``cards``) as 'an empty file not named as a database'. Where the folder
-    takes no links, SQLite makes the file as before."""
+    takes no links, SQLite makes the file as before. A Ctrl-C meanwhile is held until the temporary
+    is gone (one landing as it was removed left it: a second name of the new database)."""
     import secrets
     import sqlite3
+
+    from cardbase.interrupts import deferred
 
     path = engine.url.database or ""
     if not path or path == ":memory:" or path.startswith("file:") or os.path.lexists(path):
         return
     # made by SQLite, so with the permissions it gives a new database (tempfile's would be the owner's alone)
     made = os.path.join(os.path.dirname(os.path.abspath(path)), f".cardbase-new-{secrets.token_hex(8)}.db")
-    try:
-        conn = sqlite3.connect(made)
+    with deferred():
         try:
-            conn.execute("PRAGMA journal_mode=WAL")  # writes the header; the side files go as it closes
+            conn = sqlite3.connect(made)
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")  # writes the header; the side files go as it closes
+            finally:
+                conn.close()
+            os.link(made, path)
+        except FileExistsError:
+            pass  # another program made it meanwhile: whole, as this one would have
+        except (OSError, sqlite3.Error):
+            pass  # no links there (or no room): SQLite makes the file as it connects
         finally:
-            conn.close()
-        os.link(made, path)
-    except FileExistsError:
-        pass  # another program made it meanwhile: whole, as this one would have
-    except (OSError, sqlite3.Error):
-        pass  # no links there (or no room): SQLite makes the file as it connects
-    finally:
-        for leftover in (made, f"{made}-wal", f"{made}-shm"):
-            with contextlib.suppress(OSError):
-                os.unlink(leftover)
+            for leftover in (made, f"{made}-wal", f"{made}-shm"):
+                with contextlib.suppress(OSError):
+                    os.unlink(leftover)
 
 
 def _use_wal(engine: Engine) -> None:

@@ -474,6 +474,44 @@ def test_a_signal_right_after_the_temporary_is_made_leaves_none(
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # no temporary, and no output
 
 
+@pytest.mark.parametrize("step", ["connect", "link", "unlink"])
+def test_a_signal_while_a_new_database_file_is_made_leaves_no_temporary(step: str, tmp_path: Path) -> None:
+    """A new SQLite file is made under a temporary name beside it, then linked to its own
+    (``db.engine._make_whole``); a Ctrl-C the moment the temporary is made, is linked, or is about to
+    be removed leaves no ``.cardbase-new-…`` file in the user's folder (the last left one: the removal
+    it cut was the temporary's own, a second name of the new database)."""
+    # the signal lands right after the step, or (the removal) right before it
+    script = (
+        "import os, sqlite3\n"
+        "from cardbase.cli import entry\n"
+        f"module, name, before = {'sqlite3' if step == 'connect' else 'os'}, {step!r}, {step == 'unlink'}\n"
+        "real = getattr(module, name)\n"
+        "def signalled(path, *args, **kwargs):\n"
+        "    ours = '.cardbase-new-' in os.fspath(path)\n"
+        "    if ours and before:\n"
+        "        os.kill(os.getpid(), 2)\n"
+        "    result = real(path, *args, **kwargs)\n"
+        "    if ours and not before:\n"
+        "        os.kill(os.getpid(), 2)\n"
+        "    for _ in range(1000): pass\n"
+        "    return result\n"
+        "setattr(module, name, signalled)\n"
+        "entry.main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, "deck", "list", "--db", "new.db"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signal.SIGINT], result.stderr
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".cardbase-new-")] == []
+
+
 def test_an_interrupt_anywhere_in_the_process_map_stops_it() -> None:
     """A Ctrl-C landing at any point of ``cores.map_in_processes`` on the parent's side (every 7th
     traced line of its own code and of the standard library's it runs, each in a new map; see
