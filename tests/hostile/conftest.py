@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, MetaData, create_engine, select
+from sqlalchemy import Connection, MetaData, create_engine, select, text
 from typer.testing import CliRunner, Result
 
 from cardbase.cli.app import app
@@ -53,6 +53,17 @@ def _schema(conn: Connection) -> MetaData:
         metadata.reflect(conn)
         _SCHEMAS[key] = metadata
     return _SCHEMAS[key]
+
+
+def execute_sql(url: str, *statements: str) -> None:
+    """Run ``statements`` on the database at ``url`` in one transaction, as another program would."""
+    engine = create_engine(database_url(url))
+    try:
+        with engine.begin() as conn:
+            for statement in statements:
+                conn.execute(text(statement))
+    finally:
+        engine.dispose()
 
 
 def db_dump(url: str) -> Dump:

@@ -9,11 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, text
 
-from cardbase.db.engine import database_url
 from tests.conftest import REPO
-from tests.hostile.conftest import assert_refused, db_dump, run_cli
+from tests.hostile.conftest import assert_refused, db_dump, execute_sql, run_cli
 
 RUSH = str(REPO / "examples/decks/mea-goblin-rush.txt")
 CONTROL = str(REPO / "examples/decks/mea-tile-control.txt")
@@ -169,16 +167,6 @@ def test_a_json_key_given_twice_is_refused_naming_it(
     assert db_dump(shared_db) == before
 
 
-def _execute(url: str, *statements: str) -> None:
-    engine = create_engine(database_url(url))
-    try:
-        with engine.begin() as conn:
-            for statement in statements:
-                conn.execute(text(statement))
-    finally:
-        engine.dispose()
-
-
 @pytest.mark.parametrize(
     ("damage", "said"),
     [
@@ -194,7 +182,7 @@ def _execute(url: str, *statements: str) -> None:
 )
 def test_a_database_missing_a_table_is_refused_and_left_unchanged(damage: str, said: str, hostile_db: str) -> None:
     """It used to be made again, empty, and the command went on (exit 1): the data silently gone."""
-    _execute(hostile_db, *damage.split("; "))
+    execute_sql(hostile_db, *damage.split("; "))
     before = db_dump(hostile_db)
     for argv in (["cards", "search", "t:monster"], ["deck", "list"], ["catalog", "status"]):
         assert_refused(run_cli([*argv, "--db", hostile_db]), 2, said, "left unchanged")

@@ -22,6 +22,7 @@ from cardbase.db.engine import Database, database_url, lock_budget, open_databas
 from cardbase.db.models import Card
 from cardbase.errors import DatabaseBusy
 from tests.conftest import POSTGRES
+from tests.hostile.conftest import execute_sql
 from tests.web.live import lock_held
 
 GUARD = 120  # seconds: only a failed test waits this long
@@ -65,16 +66,6 @@ def opened_together(url: str) -> list[Database]:
     return opened
 
 
-def _sql(url: str, *statements: str) -> None:
-    engine = create_engine(database_url(url))
-    try:
-        with engine.begin() as conn:
-            for statement in statements:
-                conn.execute(text(statement))
-    finally:
-        engine.dispose()
-
-
 def _scalar(database: Database, sql: str) -> Any:
     with database.read() as conn:
         return conn.execute(text(sql)).scalar()
@@ -111,7 +102,7 @@ def test_programs_finding_the_shipped_catalogs_changed_load_them_once(db_url: st
     first = open_database(db_url)
     cards = _scalar(first, "SELECT count(*) FROM card")
     first.engine.dispose()
-    _sql(db_url, "DELETE FROM meta WHERE key LIKE 'catalog:%'")
+    execute_sql(db_url, "DELETE FROM meta WHERE key LIKE 'catalog:%'")
     opened = opened_together(db_url)
     try:
         assert _scalar(opened[0], "SELECT count(*) FROM card") == cards
@@ -131,7 +122,7 @@ def test_programs_opening_a_database_whose_trigram_index_can_now_be_made_make_it
     but one failed ('relation … already exists'), which was kept as the reason the index could not be
     made, and said to the user as 'search has no index'."""
     indexes = [f"DROP INDEX ix_card_trgm_{c}" for c in ("name", *search_index.COLUMNS)]
-    _sql(
+    execute_sql(
         db_url,
         *indexes,
         f"DELETE FROM meta WHERE key IN ('{search_index.META_KEY}', '{search_index.SAID_KEY}')",
@@ -296,7 +287,7 @@ def test_an_open_that_must_upgrade_the_database_while_another_program_writes_say
     ``DatabaseBusy`` (try again), as a write is, not a database that cannot be used."""
     from cardbase.db import engine
 
-    _sql(db_url, "UPDATE meta SET value = '9' WHERE key = 'schema_version'")  # schema 9 → 10: a write
+    execute_sql(db_url, "UPDATE meta SET value = '9' WHERE key = 'schema_version'")  # schema 9 → 10: a write
     monkeypatch.setattr(engine, "LOCK_WAIT_SECONDS", 1)
     url = database_url(db_url)
     held = lock_held(url, "SELECT pg_advisory_xact_lock(:key)", {"key": engine.WRITE_LOCK_KEY})
