@@ -340,8 +340,19 @@ def test_a_deck_file_given_to_a_command_of_database_decks_is_told_to_import_it(a
     the file `deck validate` took) said only "no deck named 'examples/…txt'; `cardbase deck list` shows
     the decks": the refusal now says it is a deck file and names the command that stores it."""
     result = run_cli(argv, str(tmp_path / "c.db"))
-    line = assert_refused(result, 2, "that is a deck file", f"cardbase deck import {A_DECK_FILE}")
+    line = assert_refused(result, 2, "is a file", f"cardbase deck import {A_DECK_FILE}")
     assert f"`deck {argv[1]}` works on a deck kept in the database" in line, line
+
+
+def test_a_file_that_is_no_deck_given_as_a_database_deck_is_not_called_a_deck_file(tmp_path: Path) -> None:
+    """``deck history cardbase.db`` (the database file itself) said "that is a deck file … store it with
+    `cardbase deck import cardbase.db`", which refuses it as a binary file: any file was called a deck
+    file. It is said to be a file, and how a deck file is stored."""
+    database = tmp_path / "c.db"
+    for path in (str(database), str(tmp_path / "notes.md")):
+        (tmp_path / "notes.md").write_text("hello\n", encoding="utf-8")
+        line = assert_refused(run_cli(["deck", "history", path], str(database)), 2, f"'{path}' is a file")
+        assert "that is a deck file" not in line and "`deck history` works on a deck kept in the database" in line
 
 
 OTHER_GAMES_CARD = [  # a card of Meikyu named where a Méa card is looked up, one command of each path

@@ -255,8 +255,8 @@ def _house(formats: Path | None, db: str | None) -> HouseFormats | None:
 @contextmanager
 def _database_deck(name: str, command: str) -> Iterator[None]:
     """``deck COMMAND NAME``, a command of a deck kept in the database, given the path of a deck file
-    (a newcomer's first try, as `deck validate` takes one): the refusal says so and names the command
-    that stores the file, rather than only that no deck has that name."""
+    (a newcomer's first try, as `deck validate` takes one): the refusal says it is a file and names the
+    command that stores a deck file, rather than only that no deck has that name."""
     from cardbase.decks.store import UnknownDeck
     from cardbase.errors import quoted
 
@@ -272,10 +272,10 @@ def _database_deck(name: str, command: str) -> Iterator[None]:
             raise
         import shlex
 
-        raise UnknownDeck(
-            f"no deck named {quoted(path)} in the database; that is a deck file, and `deck {command}` works on a "
-            f"deck kept in the database: store it with `cardbase deck import {shlex.quote(path)}`, then give the "
-            "name it says it stored"
+        raise UnknownDeck(  # any file: the database itself too (which deck import refuses), so not called a deck
+            f"no deck named {quoted(path)} in the database; {quoted(path)} is a file, and `deck {command}` works on "
+            f"a deck kept in the database: a deck file is stored with `cardbase deck import {shlex.quote(path)}`, "
+            "then named by the name it says it stored"
         ).refusing(name) from None
 
 
