@@ -292,6 +292,40 @@ def test_a_server_without_the_index_says_so_once_and_search_works(tmp_path: Path
         assert "search index: none" in status.stdout, status.stdout
 
 
+def test_an_index_refused_with_pg_trgm_there_is_not_tried_at_every_open(tmp_path: Path, monkeypatch) -> None:
+    """PostgreSQL: the index refused though ``pg_trgm`` is installed (a role that does not own the tables)
+    is said once, as without the extension: it was tried again, and said again, at every open, each
+    under the write lock (a read command waited behind any writer)."""
+    if not POSTGRES:
+        pytest.skip("PostgreSQL's pg_trgm extension (CARDBASE_TEST_POSTGRES is not set)")
+    from sqlalchemy import create_engine
+
+    from tests.hostile.conftest import run_cli
+
+    with new_database(tmp_path) as url:
+        admin = create_engine(url, isolation_level="AUTOCOMMIT")
+        try:
+            with admin.connect() as conn:
+                conn.execute(text("CREATE EXTENSION IF NOT EXISTS pg_trgm"))
+        finally:
+            admin.dispose()
+        tried: list[str] = []
+
+        def refused(dialect: str) -> list[str]:
+            tried.append(dialect)
+            return ["CREATE INDEX refused ON no_such_table (x)"]
+
+        with monkeypatch.context() as patch:
+            patch.setattr(search_index, "ddl", refused)
+            first = run_cli(["cards", "search", "grimoire", "--json"], url)
+            again = run_cli(["cards", "search", "o:draw", "--json"], url)
+        assert first.exit_code == 0 and '"Grimoire"' in first.stdout
+        assert first.stderr.count("warning: text and regex search have no index") == 1, first.stderr
+        assert "CREATE EXTENSION" not in first.stderr  # it is there: no promise that it would help
+        assert again.exit_code == 0 and again.stderr == ""
+        assert tried == ["postgresql"]
+
+
 def test_postgresql_reads_the_trigram_indexes(database) -> None:  # type: ignore[no-untyped-def]
     if not POSTGRES:
         pytest.skip("PostgreSQL's pg_trgm indexes (CARDBASE_TEST_POSTGRES is not set)")

@@ -27,6 +27,9 @@ from sqlalchemy.exc import DBAPIError
 META_KEY = "search_index"
 SAID_KEY = "search_index:refused"
 """Why the index could not be made, kept so that the user is told once."""
+REFUSED_WITH_EXTENSION_KEY = "search_index:refused_with_pg_trgm"
+"""Set when PostgreSQL refused the index though ``pg_trgm`` was there (a role that does not own the
+tables): the extension coming is then no reason to try again at every open (each under the write lock)."""
 TEXT_START = "\x02"
 """Stored before a card's text in SQLite's index: ``^gr`` in a regex is the literal ``\\x02gr``."""
 COLUMNS = ("search_names", "text", "description", "land_name", "notes")
@@ -131,6 +134,12 @@ def ensure(conn: Connection) -> str | None:
         reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
         _put(conn, META_KEY, "none")
         _put(conn, SAID_KEY, reason)
+        if dialect == "postgresql" and _extension_installed(conn):
+            _put(conn, REFUSED_WITH_EXTENSION_KEY, "1")
+            return (
+                f"text and regex search have no index in this database (cannot make the pg_trgm index: {reason}); "
+                "they still work, reading every card"
+            )
         if dialect == "postgresql":
             return (
                 f"text and regex search have no index in this database (cannot make the pg_trgm index: {reason}); "
@@ -147,11 +156,13 @@ def ensure(conn: Connection) -> str | None:
 
 def due(conn: Connection) -> bool:
     """Whether ``ensure`` would try to make the index of a database that has none: never tried on this
-    server, or refused before but ``pg_trgm`` installed since (else search scans, quietly)."""
+    server, or refused for want of ``pg_trgm``, which is installed since (else search scans, quietly)."""
     dialect = conn.dialect.name
     if dialect not in ("sqlite", "postgresql"):
         return False
-    return _get(conn, SAID_KEY) is None or (dialect == "postgresql" and _extension_installed(conn))
+    if _get(conn, SAID_KEY) is None:
+        return True
+    return dialect == "postgresql" and _get(conn, REFUSED_WITH_EXTENSION_KEY) is None and _extension_installed(conn)
 
 
 def _get(conn: Connection, key: str) -> str | None:
