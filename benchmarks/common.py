@@ -110,7 +110,11 @@ def random_game(rules: Any, seed: int, rng: Any) -> None:
 def spiel_random_game(game: Any, rng: Any) -> None:
     """One random game through OpenSpiel's API as its users play (``cardbase.spiel``): ``legal_actions()``
     ids drawn by ``rng.randrange``, chance by ``chance_outcomes()`` drawn by their probabilities."""
-    state = game.new_initial_state()
+    spiel_random_game_from(game.new_initial_state(), rng)
+
+
+def spiel_random_game_from(state: Any, rng: Any) -> None:
+    """``spiel_random_game``'s loop over an OpenSpiel state already made."""
     while not state.is_terminal():
         if state.is_chance_node():
             outcomes = state.chance_outcomes()

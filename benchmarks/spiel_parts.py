@@ -29,7 +29,7 @@ from typing import Any
 
 import pyspiel
 from bench_spiel import floor_game
-from common import random_game, spiel_random_game
+from common import random_game, spiel_random_game, spiel_random_game_from
 
 import cardbase.spiel  # noqa: F401  (registers the games)
 
@@ -120,7 +120,7 @@ def main() -> None:
         steps = sum(len(s) for _, s, _ in games) / args.games
         start = clock()
         for nodes, _, _ in games:
-            spiel_random_game_over(_Replay(floor, nodes), rng)
+            spiel_random_game_from(_Replay(floor, nodes), rng)
         loop = (clock() - start) / args.games
         start = clock()
         for _, _, actions in games:
@@ -150,18 +150,6 @@ def main() -> None:
         value = statistics.median(values)
         per_step = value / steps * 1e6
         print(f"  {key:<30} {value * 1e3:6.2f} ms a game  {per_step:5.2f} us a step  {value / native:5.2f}x native")
-
-
-def spiel_random_game_over(state: pyspiel.State, rng: random.Random) -> None:
-    """``common.spiel_random_game``'s loop over a state already made."""
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            ids = [i for i, _ in outcomes]
-            state.apply_action(rng.choices(ids, [w for _, w in outcomes])[0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
 
 
 def replay_steps(game: pyspiel.Game, steps: list[int], rng: random.Random) -> None:

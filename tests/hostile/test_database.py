@@ -9,6 +9,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -127,29 +129,37 @@ def test_read_only_database_refuses_writes_and_stays_as_it_was(argv, hostile_db:
     assert db_dump(hostile_db) == before
 
 
-@sqlite_only
-def test_locked_database_says_so_after_waiting(hostile_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardbase.db import engine
-
-    monkeypatch.setattr(engine, "LOCK_WAIT_SECONDS", 1)  # the wait is the same code for 1 s as for 10
+@contextmanager
+def held_by_another_program(path: str, statements: str) -> Iterator[None]:
+    """While another process holds the SQLite file ``path`` as ``statements`` leave it (run on its
+    connection ``c``: a transaction begun, a lock taken), until the block ends."""
     holder = subprocess.Popen(
         [
             sys.executable,
             "-c",
             "import sqlite3, sys, time\n"
             "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-            "c.execute('BEGIN EXCLUSIVE')\nprint('locked', flush=True)\ntime.sleep(30)\n",
-            hostile_db,
+            f"{statements}\nprint('holding', flush=True)\ntime.sleep(30)\n",
+            path,
         ],
         stdout=subprocess.PIPE,
         text=True,
     )
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
-        assert_refused(run_cli(WRITE, hostile_db), 2, "locked by another program or request (waited 1 s)")
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        yield
     finally:
         holder.kill()
         holder.wait()
+
+
+@sqlite_only
+def test_locked_database_says_so_after_waiting(hostile_db: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardbase.db import engine
+
+    monkeypatch.setattr(engine, "LOCK_WAIT_SECONDS", 1)  # the wait is the same code for 1 s as for 10
+    with held_by_another_program(hostile_db, "c.execute('BEGIN EXCLUSIVE')"):
+        assert_refused(run_cli(WRITE, hostile_db), 2, "locked by another program or request (waited 1 s)")
     time.sleep(0.1)
     assert "Hostile" not in str(db_dump(hostile_db))
 
@@ -168,25 +178,8 @@ def test_a_database_another_program_reads_is_busy_when_its_journal_cannot_be_swi
         assert conn.execute("PRAGMA journal_mode=DELETE").fetchone() == ("delete",)
     conn.close()
     monkeypatch.setattr(engine, "LOCK_WAIT_SECONDS", 1)
-    holder = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            "import sqlite3, sys, time\n"
-            "c = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
-            "c.execute('BEGIN'); c.execute('SELECT count(*) FROM meta').fetchall()\n"
-            "print('reading', flush=True)\ntime.sleep(30)\n",
-            hostile_db,
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "reading"
+    with held_by_another_program(hostile_db, "c.execute('BEGIN'); c.execute('SELECT count(*) FROM meta').fetchall()"):
         assert_refused(run_cli(["deck", "list"], hostile_db), 2, "locked by another program or request (waited 1 s)")
-    finally:
-        holder.kill()
-        holder.wait()
     run = run_cli(["deck", "list"], hostile_db)  # the reader gone, it opens and is switched
     assert run.exit_code == 0, run.output
     with sqlite3.connect(hostile_db) as conn:

@@ -460,9 +460,17 @@ def test_a_signal_right_after_the_temporary_is_made_leaves_none(
         f"tempfile.{maker} = made\n"
         "entry.main()\n"
     )
+    result = _patched_cli(script, [*argv], tmp_path)
+    assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signum], result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no temporary, and no output
+
+
+def _patched_cli(script: str, argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """The command ``argv`` run by ``script`` (which patches what it must, then calls ``entry.main()``)
+    in ``cwd``: its result, checked to hold no traceback."""
     result = subprocess.run(
         [sys.executable, "-c", script, *argv],
-        cwd=tmp_path,
+        cwd=cwd,
         capture_output=True,
         text=True,
         timeout=120,
@@ -470,8 +478,7 @@ def test_a_signal_right_after_the_temporary_is_made_leaves_none(
         env={**os.environ, "PYTHONPATH": str(REPO)},
     )
     assert "Traceback" not in result.stderr, result.stderr
-    assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signum], result.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no temporary, and no output
+    return result
 
 
 @pytest.mark.parametrize("step", ["connect", "link", "unlink"])
@@ -498,16 +505,7 @@ def test_a_signal_while_a_new_database_file_is_made_leaves_no_temporary(step: st
         "setattr(module, name, signalled)\n"
         "entry.main()\n"
     )
-    result = subprocess.run(
-        [sys.executable, "-c", script, "deck", "list", "--db", "new.db"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, "PYTHONPATH": str(REPO)},
-    )
-    assert "Traceback" not in result.stderr, result.stderr
+    result = _patched_cli(script, ["deck", "list", "--db", "new.db"], tmp_path)
     assert (result.returncode, result.stderr.strip().splitlines()[-1]) == STOPPED[signal.SIGINT], result.stderr
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".cardbase-new-")] == []
 
